@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bridge from KUnit to the project's BPF selftests.
+ *
+ * The selftests are BPF objects in the initramfs together with a static
+ * loader and a manifest (one selftest a line). The parameterized case reads
+ * the manifest at run time, so adding a selftest never rebuilds the kernel,
+ * and runs the loader once per line as a usermode helper. The loader loads
+ * and runs or expects rejection, then writes a report that this case copies
+ * into the KTAP diagnostics; its exit status is the verdict.
+ *
+ * Manifest line: <program> <object> pass [<global>=<value> ...]
+ *                <program> <object> fail
+ */
+#include <kunit/test.h>
+#include <linux/kernel_read_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/umh.h>
+#include <linux/vmalloc.h>
+
+#define SELFTEST_DIR	"/selftests"
+#define MANIFEST	SELFTEST_DIR "/tests.list"
+#define LOADER		SELFTEST_DIR "/loader"
+#define MAX_FILE_SIZE	(1 << 20)
+#define MAX_ARGS	16
+
+struct bpf_selftest {
+	int err;			/* manifest could not be read or parsed */
+	int argc;
+	char *argv[MAX_ARGS];		/* argv[0] is the program name */
+};
+
+static struct bpf_selftest *selftests;
+static int nr_selftests;
+static char *manifest;
+
+static void free_manifest(void)
+{
+	vfree(manifest);
+	manifest = NULL;
+	kfree(selftests);
+	selftests = NULL;
+	nr_selftests = 0;
+}
+
+/* Split the manifest in place into selftests; returns 0 or -errno. */
+static int parse_manifest(char *text)
+{
+	char *line, *tok;
+	int n = 0;
+
+	for (line = text; *line; line++)
+		n += *line == '\n';
+	selftests = kcalloc(n + 1, sizeof(*selftests), GFP_KERNEL);
+	if (!selftests)
+		return -ENOMEM;
+
+	while ((line = strsep(&text, "\n"))) {
+		struct bpf_selftest *t = &selftests[nr_selftests];
+
+		while ((tok = strsep(&line, " \t"))) {
+			if (!*tok)
+				continue;
+			if (*tok == '#')
+				break;
+			if (t->argc == MAX_ARGS)
+				return -E2BIG;
+			t->argv[t->argc++] = tok;
+		}
+		if (!t->argc)
+			continue;
+		if (t->argc < 3)
+			return -EINVAL;
+		nr_selftests++;
+	}
+	return nr_selftests ? 0 : -ENODATA;
+}
+
+static int load_manifest(void)
+{
+	void *buf = NULL;
+	ssize_t len;
+	int err;
+
+	free_manifest();
+	len = kernel_read_file_from_path(MANIFEST, 0, &buf, MAX_FILE_SIZE - 1,
+					 NULL, READING_UNKNOWN);
+	if (len < 0)
+		return len;
+	manifest = vmalloc(len + 1);
+	if (!manifest) {
+		vfree(buf);
+		return -ENOMEM;
+	}
+	memcpy(manifest, buf, len);
+	manifest[len] = '\0';
+	vfree(buf);
+	err = parse_manifest(manifest);
+	if (err)
+		free_manifest();
+	return err;
+}
+
+/* One error entry, so that an unreadable manifest fails instead of running nothing. */
+static struct bpf_selftest manifest_error;
+
+static const void *bpf_selftest_gen(const void *prev, char *desc)
+{
+	const struct bpf_selftest *t = prev;
+	int err;
+
+	if (!prev) {
+		err = load_manifest();
+		if (err) {
+			manifest_error.err = err;
+			strscpy(desc, "manifest", KUNIT_PARAM_DESC_SIZE);
+			return &manifest_error;
+		}
+		t = selftests;
+	} else if (t == &manifest_error || ++t == selftests + nr_selftests) {
+		return NULL;
+	}
+	strscpy(desc, t->argv[0], KUNIT_PARAM_DESC_SIZE);
+	return t;
+}
+
+/* Copy the loader's report into the KTAP diagnostics, a line each. */
+static int print_report(struct kunit *test, const char *name, const char *path)
+{
+	char *line, *text, *cursor;
+	void *buf = NULL;
+	ssize_t len;
+
+	len = kernel_read_file_from_path(path, 0, &buf, MAX_FILE_SIZE - 1,
+					 NULL, READING_UNKNOWN);
+	if (len < 0)
+		return len;
+	text = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	if (text)
+		memcpy(text, buf, len);
+	vfree(buf);
+	if (!text)
+		return -ENOMEM;
+	cursor = text;
+	while ((line = strsep(&cursor, "\n")))
+		if (*line)
+			kunit_info(test, "%s: %s\n", name, line);
+	return 0;
+}
+
+static void bpf_prog(struct kunit *test)
+{
+	const struct bpf_selftest *t = test->param_value;
+	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
+	char *argv[MAX_ARGS + 3];
+	char report[128];
+	int i, status, err;
+
+	KUNIT_ASSERT_EQ_MSG(test, t->err, 0, "cannot use manifest %s", MANIFEST);
+
+	snprintf(report, sizeof(report), "/tmp/%s.report", t->argv[0]);
+	argv[0] = LOADER;
+	argv[1] = report;
+	for (i = 0; i < t->argc; i++)
+		argv[i + 2] = t->argv[i];
+	argv[t->argc + 2] = NULL;
+
+	status = call_usermodehelper(LOADER, argv, envp, UMH_WAIT_PROC);
+	err = print_report(test, t->argv[0], report);
+	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
+	KUNIT_EXPECT_EQ_MSG(test, status & 0x7f, 0,
+			    "%s killed by signal %d", LOADER, status & 0x7f);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "no report from %s at %s", LOADER, report);
+	KUNIT_EXPECT_EQ_MSG(test, (status >> 8) & 0xff, 0,
+			    "%s: the selftest failed (report above)", t->argv[0]);
+}
+
+static void bpf_selftests_exit(struct kunit_suite *suite)
+{
+	free_manifest();
+}
+
+static struct kunit_case bpf_selftests_cases[] = {
+	KUNIT_CASE_PARAM(bpf_prog, bpf_selftest_gen),
+	{}
+};
+
+static struct kunit_suite bpf_selftests_suite = {
+	.name = "bpf_selftests",
+	.suite_exit = bpf_selftests_exit,
+	.test_cases = bpf_selftests_cases,
+};
+
+kunit_test_suites(&bpf_selftests_suite);
+
+MODULE_LICENSE("GPL");

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Build Debian's linux-source-6.1 with patches/ applied and run the project's
+# KUnit suites and BPF selftests in a QEMU guest with kunit.py.
+#
+#   ./run_tests.sh [--debug] [--bless] [GLOB]
+#
+# Exits 0 only when every test ran and passed. See README.md.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")" && pwd)
+
+usage() {
+	cat <<EOF
+usage: $0 [--debug] [--bless] [GLOB]
+  GLOB      run only the KUnit suites/tests matching GLOB (kunit.py filter_glob)
+  --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep); any splat fails
+  --bless   rewrite expected-logs/ from the verifier messages of this run
+environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
+EOF
+}
+
+debug=0 bless=0 glob=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--debug) debug=1 ;;
+	--bless) bless=1 ;;
+	-h | --help) usage; exit 0 ;;
+	-*) usage >&2; exit 2 ;;
+	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
+	esac
+	shift
+done
+
+. "$REPO/scripts/common.sh"
+"$REPO/scripts/install_deps.sh"
+
+mkdir -p "$WORK_DIR" "$RESULTS_DIR"
+exec 9>"$WORK_DIR/lock"
+flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+
+start=$(date +%s)
+"$REPO/scripts/tree.sh"
+
+log "building selftests into $SELFTEST_OUT"
+make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT"
+initramfs=$SELFTEST_OUT/initramfs.cpio
+"$REPO/scripts/pack_initramfs.sh" "$initramfs"
+
+build_dir=$WORK_DIR/build
+kunitconfigs=(--kunitconfig="$REPO/kunitconfig")
+if [ "$debug" = 1 ]; then
+	build_dir=$WORK_DIR/build-debug
+	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
+fi
+rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt}
+
+log "kunit.py run (build dir $build_dir)"
+set +e
+(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	--build_dir="$build_dir" "${kunitconfigs[@]}" --jobs="$(nproc)" \
+	--timeout="$KUNIT_TIMEOUT" --qemu_args="-initrd $initramfs" \
+	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"}) 2>&1 |
+	tee "$RESULTS_DIR/kunit.txt"
+kunit_rc=${PIPESTATUS[0]}
+set -e
+cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
+
+check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
+	--manifest "$REPO/selftests/tests.list" --glob "$glob")
+[ "$debug" = 0 ] || check+=(--debug)
+[ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
+set +e
+python3 "$REPO/scripts/check_results.py" "${check[@]}"
+check_rc=$?
+set -e
+
+log "results in $RESULTS_DIR (kunit.py exit $kunit_rc, $(($(date +%s) - start)) s)"
+[ "$kunit_rc" = 0 ] && [ "$check_rc" = 0 ]

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Turn kunit.py's JSON and the guest console log into the harness verdict.
+
+kunit.py counts a skipped test as a success and cannot know which selftests
+the manifest promised; this script fails the run for any test that did not
+pass, for every manifest entry that did not report, and (with --debug) for
+any kernel splat in the console log. It prints one closing line,
+"results: N passed, N failed, N skipped", and exits 0 only when all passed.
+With --bless it rewrites expected-logs/ from the actual verifier errors.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import re
+import sys
+
+SELFTEST_CASE = ('bpf_selftests', 'bpf_prog')
+ACTUAL_RE = re.compile(r'# bpf_prog: (\S+): actual-error: (.*)$')
+SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|'
+                      r'possible circular locking|inconsistent lock state|'
+                      r'possible recursive locking|suspicious RCU usage|'
+                      r'unreferenced object|kmemleak: .* new suspected memory leaks')
+
+
+def leaves(group, path=()):
+    """Yield (path, status) for every test case in kunit.py's JSON tree."""
+    here = path + (group['name'],) if path or group['name'] != 'KUnit Test Group' else ()
+    for sub in group.get('sub_groups', []):
+        yield from leaves(sub, here)
+    for case in group.get('test_cases', []):
+        yield here + (case['name'],), case['status']
+
+
+def read_manifest(path):
+    entries = []
+    with open(path) as f:
+        for line in f:
+            words = line.split('#', 1)[0].split()
+            if words:
+                entries.append((words[0], words[2]))
+    return entries
+
+
+def glob_selects(glob, suite, case):
+    if not glob:
+        return True
+    suite_glob, _, case_glob = glob.partition('.')
+    return fnmatch.fnmatch(suite, suite_glob) and fnmatch.fnmatch(case, case_glob or '*')
+
+
+def bless(console, manifest, expected_dir):
+    actual = {}
+    for line in console:
+        m = ACTUAL_RE.search(line)
+        if m:
+            actual[m.group(1)] = m.group(2).rstrip('\r')
+    changed = 0
+    for prog, kind in manifest:
+        if kind != 'fail':
+            continue
+        if prog not in actual:
+            print(f'bless: no actual error for {prog}; {prog}.log left as it is')
+            continue
+        path = os.path.join(expected_dir, prog + '.log')
+        new = actual[prog] + '\n'
+        old = open(path).read() if os.path.exists(path) else None
+        if old != new:
+            with open(path, 'w') as f:
+                f.write(new)
+            print(f'bless: wrote {path}')
+            changed += 1
+    print(f'bless: {changed} expected log(s) changed')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--json', required=True)
+    ap.add_argument('--console', required=True)
+    ap.add_argument('--manifest', required=True)
+    ap.add_argument('--glob', default='')
+    ap.add_argument('--debug', action='store_true')
+    ap.add_argument('--bless', metavar='EXPECTED_DIR')
+    args = ap.parse_args()
+
+    problems = []
+    try:
+        with open(args.json) as f:
+            tests = list(leaves(json.load(f)))
+    except (OSError, ValueError) as e:
+        tests = []
+        problems.append(f'no kunit.py results ({e})')
+    try:
+        with open(args.console, errors='replace') as f:
+            console = f.read().splitlines()
+    except OSError as e:
+        console = []
+        problems.append(f'no console log ({e})')
+    manifest = read_manifest(args.manifest)
+
+    passed = sum(1 for _, s in tests if s == 'PASS')
+    for path, status in tests:
+        if status != 'PASS':
+            problems.append(f'{".".join(path)}: {status}')
+
+    if glob_selects(args.glob, *SELFTEST_CASE):
+        ran = [p[-1] for p, _ in tests if p[:2] == SELFTEST_CASE]
+        for prog, _ in manifest:
+            if prog not in ran:
+                problems.append(f'selftest {prog}: did not report (crash, timeout or missing)')
+        for prog in ran:
+            if prog not in dict(manifest):
+                problems.append(f'selftest {prog}: reported but not in the manifest')
+    if not tests:
+        problems.append('no test ran')
+
+    if args.debug:
+        for line in console:
+            if SPLAT_RE.search(line):
+                problems.append(f'kernel splat: {line.strip()}')
+
+    if args.bless:
+        bless(console, manifest, args.bless)
+
+    for p in problems:
+        print(f'FAILED: {p}')
+    failed = sum(1 for _, s in tests if s in ('FAIL', 'ERROR')) + \
+        (len(problems) - sum(1 for _, s in tests if s != 'PASS'))
+    skipped = sum(1 for _, s in tests if s == 'SKIP')
+    print(f'results: {passed} passed, {failed} failed, {skipped} skipped')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

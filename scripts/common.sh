@@ -1,0 +1,13 @@
+# Shared helpers for the harness scripts; sourced, never run.
+# shellcheck shell=bash
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Defaults; every one can be overridden from the environment.
+: "${WORK_DIR:=$REPO/.work}"
+: "${SRC_DIR:=$WORK_DIR/linux}"
+: "${SELFTEST_OUT:=$WORK_DIR/selftests}"
+: "${RESULTS_DIR:=$WORK_DIR/results}"
+: "${KUNIT_TIMEOUT:=300}"
+export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT

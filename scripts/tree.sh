@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# Prepare $SRC_DIR: Debian's linux-source-6.1 as a git tree with a pristine
+# commit, patches/ applied with git am, and kunit/ hooked into the build.
+#
+# Incremental: with patches/ unchanged nothing is touched. With a changed
+# series the tree is reset to pristine and the series reapplied; files whose
+# content ends up as it was get their old mtimes back, so make rebuilds only
+# what really changed.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+. "$REPO/scripts/common.sh"
+
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree
+STATE=$WORK_DIR/tree-state		# series fingerprint of the applied tree
+MTIMES=$WORK_DIR/tree-mtimes		# mtimes of the files the series touched
+
+export GIT_AUTHOR_NAME="bpf-graph harness" GIT_AUTHOR_EMAIL="harness@localhost"
+export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
+git_src() { git -C "$SRC_DIR" "$@"; }
+
+pkg_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+
+unpack() {
+	local tmp=$SRC_DIR.unpack
+	log "unpacking $TARBALL (linux-source-6.1 $pkg_version)"
+	rm -rf "$tmp" "$SRC_DIR" "$STATE" "$MTIMES"
+	mkdir -p "$tmp"
+	tar -xf "$TARBALL" -C "$tmp" --strip-components=1
+	git -C "$tmp" init -q
+	# Debian's top-level .gitignore ignores everything ("/*"): force-add.
+	git -C "$tmp" add -A -f
+	git -C "$tmp" commit -q -m "linux-source-6.1 $pkg_version (pristine)"
+	git -C "$tmp" tag pristine
+	echo "$pkg_version" >"$tmp/.pristine-version"
+	mv "$tmp" "$SRC_DIR"
+}
+
+# Fingerprint of everything that decides the tree's tracked content.
+fingerprint() {
+	{
+		echo "$pkg_version"
+		sha256sum <"$0"
+		for p in "$REPO"/patches/*.patch; do
+			[ ! -e "$p" ] || echo "${p##*/} $(sha256sum <"$p")"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# Record the mtime of every file the applied tree changes against pristine.
+save_mtimes() {
+	git_src diff --name-only pristine HEAD | while read -r f; do
+		[ ! -e "$SRC_DIR/$f" ] || printf '%s %s\n' "$(stat -c %Y "$SRC_DIR/$f")" "$f"
+	done >"$MTIMES"
+}
+
+# After reapplying, give unchanged files back the mtime they had when built.
+restore_mtimes() {
+	local old=$1 mtime f
+	[ -s "$MTIMES" ] || return 0
+	git_src rev-parse -q --verify "$old^{commit}" >/dev/null || return 0
+	while read -r mtime f; do
+		[ -e "$SRC_DIR/$f" ] || continue
+		[ "$(git_src rev-parse -q "$old:$f" 2>/dev/null)" = \
+		  "$(git_src rev-parse -q "HEAD:$f" 2>/dev/null)" ] || continue
+		touch -d "@$mtime" "$SRC_DIR/$f"
+	done <"$MTIMES"
+}
+
+# The harness's own commit: hook kunit/ into kernel/bpf's Kconfig and Makefile.
+hook_kunit() {
+	printf '\nsource "%s/Kconfig"\n' "$KUNIT_DIR" >>"$SRC_DIR/kernel/bpf/Kconfig"
+	printf '\nobj-$(CONFIG_BPF_GRAPH_KUNIT_TEST) += graph_kunit/\n' \
+		>>"$SRC_DIR/kernel/bpf/Makefile"
+	git_src commit -q -a -m "harness: build the project's KUnit suites from $KUNIT_DIR"
+}
+
+apply_series() {
+	local old out p
+	old=$(git_src rev-parse -q --verify applied 2>/dev/null || true)
+	git_src am --abort >/dev/null 2>&1 || true
+	git_src reset -q --hard pristine
+	for p in "$REPO"/patches/*.patch; do
+		[ -e "$p" ] || continue
+		if ! out=$(git_src am -q --whitespace=nowarn "$p" 2>&1); then
+			printf '%s\n' "$out" >&2
+			git_src am --abort >/dev/null 2>&1 || true
+			git_src reset -q --hard pristine
+			rm -f "$STATE"
+			die "patch does not apply: patches/$(basename "$p") (tree left at pristine)"
+		fi
+	done
+	hook_kunit
+	if [ -n "$old" ]; then
+		restore_mtimes "$old"
+	fi
+	git_src tag -f applied >/dev/null
+	save_mtimes
+}
+
+# Copy kunit/ into the tree, touching only files whose content changed.
+sync_kunit() {
+	local dst=$SRC_DIR/$KUNIT_DIR f
+	mkdir -p "$dst"
+	for f in "$REPO"/kunit/*; do
+		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/"
+	done
+	for f in "$dst"/*; do
+		[ -e "$REPO/kunit/${f##*/}" ] || rm -f "$f"
+	done
+}
+
+mkdir -p "$WORK_DIR"
+if [ ! -d "$SRC_DIR/.git" ] || [ "$(cat "$SRC_DIR/.pristine-version" 2>/dev/null)" != "$pkg_version" ]; then
+	unpack
+fi
+want=$(fingerprint)
+if [ "$(cat "$STATE" 2>/dev/null)" != "$want" ] ||
+   [ "$(git_src rev-parse HEAD)" != "$(git_src rev-parse -q --verify applied 2>/dev/null)" ]; then
+	log "applying patches/ ($(find "$REPO/patches" -name '*.patch' | wc -l) patches)"
+	apply_series
+	echo "$want" >"$STATE"
+fi
+sync_kunit

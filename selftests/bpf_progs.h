@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Common includes for the selftest programs. */
+#ifndef __BPF_PROGS_H
+#define __BPF_PROGS_H
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+
+#endif

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selftest loader, run in the guest by the bpf_selftests KUnit suite as a
+ * usermode helper (no open fds, no /sys): loads one program of one BPF
+ * object and either runs it or checks that loading fails as expected.
+ *
+ *   loader REPORT PROG OBJECT pass [GLOBAL=VALUE ...]
+ *     load PROG alone, run it once with BPF_PROG_TEST_RUN on a small IPv4
+ *     packet, require return value 0 and each GLOBAL (a variable in the
+ *     object's global data) to equal VALUE.
+ *   loader REPORT PROG OBJECT fail
+ *     require the load to fail with every line of /expected-logs/PROG.log
+ *     appearing, in order, as a whole line of the log (libbpf's messages and
+ *     the verifier log).
+ *
+ * Everything goes to REPORT; the exit status is the verdict (0 = passed).
+ * Lines starting with "actual-error: " are what ./run_tests.sh --bless keeps.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#define SELFTEST_DIR	"/selftests"
+#define EXPECTED_DIR	"/expected-logs"
+#define LOG_TAIL	25
+
+static FILE *report;
+static char *log_text;		/* everything libbpf printed, verifier log included */
+static size_t log_len;
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(report, fmt, ap);
+	va_end(ap);
+	fputc('\n', report);
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char *line;
+	int n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	n = vasprintf(&line, fmt, ap);
+	if (n < 0)
+		return n;
+	log_text = realloc(log_text, log_len + n + 1);
+	if (!log_text) {
+		say("out of memory for the log");
+		exit(2);
+	}
+	memcpy(log_text + log_len, line, n + 1);
+	log_len += n;
+	free(line);
+	return n;
+}
+
+/* The log as an array of lines (split in place). */
+static char **split_lines(char *text, int *nr)
+{
+	char **lines = NULL, *save = NULL, *l;
+	int n = 0;
+
+	for (l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		lines = realloc(lines, (n + 1) * sizeof(*lines));
+		if (!lines)
+			exit(2);
+		lines[n++] = l;
+	}
+	*nr = n;
+	return lines;
+}
+
+/*
+ * The verifier's message is the last line before its statistics line
+ * ("processed N insns ..."); without a verifier log (BTF or map creation
+ * failed) it is the first line libbpf printed.
+ */
+static const char *error_line(char **lines, int nr)
+{
+	int i;
+
+	for (i = 1; i < nr; i++)
+		if (!strncmp(lines[i], "processed ", 10))
+			return lines[i - 1];
+	return nr ? lines[0] : "";
+}
+
+static void print_tail(char **lines, int nr)
+{
+	int i = nr > LOG_TAIL ? nr - LOG_TAIL : 0;
+
+	say("log tail (%d of %d lines):", nr - i, nr);
+	for (; i < nr; i++)
+		say("  | %s", lines[i]);
+}
+
+static int check_log(const char *prog)
+{
+	char path[256], *expected, **want, **got, *text;
+	int nr_want, nr_got, i, j = 0;
+	size_t len = 0;
+	FILE *f;
+
+	text = strdup(log_text ? log_text : "");
+	got = split_lines(text, &nr_got);
+	say("actual-error: %s", error_line(got, nr_got));
+
+	snprintf(path, sizeof(path), EXPECTED_DIR "/%s.log", prog);
+	f = fopen(path, "r");
+	if (!f) {
+		say("FAIL: no expected log %s (./run_tests.sh --bless writes it)", path);
+		print_tail(got, nr_got);
+		return 1;
+	}
+	expected = NULL;
+	if (getdelim(&expected, &len, '\0', f) < 0) {
+		say("FAIL: expected log %s is empty", path);
+		return 1;
+	}
+	fclose(f);
+	want = split_lines(expected, &nr_want);
+	if (!nr_want) {
+		say("FAIL: expected log %s is empty", path);
+		return 1;
+	}
+
+	for (i = 0; i < nr_want; i++) {
+		while (j < nr_got && strcmp(want[i], got[j]))
+			j++;
+		if (j == nr_got) {
+			say("FAIL: expected line %d of %s not found in the log%s",
+			    i + 1, path, i ? " after the previous one" : "");
+			say("expected: %s", want[i]);
+			say("actual:   %s", error_line(got, nr_got));
+			print_tail(got, nr_got);
+			return 1;
+		}
+		j++;
+	}
+	say("ok: load failed with the %d expected line(s)", nr_want);
+	return 0;
+}
+
+/* Ethernet + IPv4 + TCP, 54 bytes: enough for any tc program. */
+static const unsigned char packet[54] = {
+	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x08, 0x00,
+	0x45, 0, 0, 40, 0, 1, 0, 0, 64, 6, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1,
+	0x30, 0x39, 0, 80, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02, 0x20, 0, 0, 0, 0, 0,
+};
+
+/* Find global variable @name in the object's data sections and read it. */
+static int read_global(struct bpf_object *obj, const char *name, long long *val)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj) {
+		const struct btf_var_secinfo *vs;
+		const struct btf_type *sec;
+		unsigned char *value;
+		int i, key = 0;
+
+		if (!bpf_map__is_internal(map) || !btf)
+			continue;
+		sec = btf__type_by_id(btf, bpf_map__btf_value_type_id(map));
+		if (!sec || !btf_is_datasec(sec))
+			continue;
+		vs = btf_var_secinfos(sec);
+		for (i = 0; i < btf_vlen(sec); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(btf, vs->type);
+
+			if (strcmp(btf__name_by_offset(btf, var->name_off), name))
+				continue;
+			value = calloc(1, bpf_map__value_size(map));
+			if (!value || bpf_map_lookup_elem(bpf_map__fd(map), &key, value))
+				return -errno;
+			switch (vs->size) {
+			case 1: *val = *(signed char *)(value + vs->offset); break;
+			case 2: *val = *(short *)(value + vs->offset); break;
+			case 4: *val = *(int *)(value + vs->offset); break;
+			case 8: *val = *(long long *)(value + vs->offset); break;
+			default: free(value); return -EINVAL;
+			}
+			free(value);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
+		    int nr_checks, char **checks)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = packet,
+		    .data_size_in = sizeof(packet), .repeat = 1);
+	int i, err, failed = 0;
+
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err) {
+		say("FAIL: BPF_PROG_TEST_RUN: %s", strerror(errno));
+		return 1;
+	}
+	if (opts.retval) {
+		say("FAIL: expected return value 0, actual %d", (int)opts.retval);
+		failed = 1;
+	}
+	for (i = 0; i < nr_checks; i++) {
+		char *eq = strchr(checks[i], '=');
+		long long want, got = 0;
+
+		if (!eq) {
+			say("FAIL: bad check '%s' (want GLOBAL=VALUE)", checks[i]);
+			return 1;
+		}
+		*eq = '\0';
+		want = strtoll(eq + 1, NULL, 0);
+		err = read_global(obj, checks[i], &got);
+		if (err) {
+			say("FAIL: cannot read global %s: %s", checks[i], strerror(-err));
+			failed = 1;
+		} else if (got != want) {
+			say("FAIL: expected %s == %lld, actual %lld", checks[i], want, got);
+			failed = 1;
+		} else {
+			say("ok: %s == %lld", checks[i], got);
+		}
+	}
+	if (!failed)
+		say("ok: ran once, returned 0");
+	return failed;
+}
+
+/* libbpf needs kernel BTF from sysfs; a usermode helper starts without it. */
+static void mount_sysfs(void)
+{
+	if (!access("/sys/kernel/btf/vmlinux", R_OK))
+		return;
+	mkdir("/sys", 0755);
+	if (mount("sysfs", "/sys", "sysfs", 0, NULL))
+		say("warning: mounting sysfs: %s", strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_program *prog, *p;
+	struct bpf_object *obj;
+	char path[256];
+	int err, nr_lines;
+	char **lines;
+
+	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail")))
+		return 2;
+	report = fopen(argv[1], "w");
+	if (!report)
+		return 2;
+	setvbuf(report, NULL, _IOLBF, 0);
+	mount_sysfs();
+	libbpf_set_print(libbpf_log);
+
+	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);
+	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);
+	obj = bpf_object__open_file(path, NULL);
+	if (!obj) {
+		say("FAIL: cannot open %s: %s", path, strerror(errno));
+		return 1;
+	}
+	prog = bpf_object__find_program_by_name(obj, argv[2]);
+	if (!prog) {
+		say("FAIL: program %s not found in %s", argv[2], path);
+		return 1;
+	}
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, p == prog);
+
+	err = bpf_object__load(obj);
+	if (!strcmp(argv[4], "fail")) {
+		if (!err) {
+			say("FAIL: expected the load to fail, but it succeeded");
+			return 1;
+		}
+		return check_log(argv[2]);
+	}
+	if (err) {
+		say("FAIL: load failed: %s", strerror(-err));
+		lines = split_lines(log_text ? log_text : strdup(""), &nr_lines);
+		say("actual-error: %s", error_line(lines, nr_lines));
+		print_tail(lines, nr_lines);
+		return 1;
+	}
+	return run_prog(obj, prog, argc - 5, argv + 5);
+}

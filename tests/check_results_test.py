@@ -1,0 +1,87 @@
+"""Unit tests for scripts/check_results.py on synthetic kunit.py output."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(__file__), '..', 'scripts', 'check_results.py')
+
+
+def group(name, cases=(), subs=()):
+    return {'name': name, 'test_cases': [{'name': n, 'status': s} for n, s in cases],
+            'sub_groups': list(subs)}
+
+
+class CheckResults(unittest.TestCase):
+    def run_check(self, tree, manifest, console='', *extra):
+        with tempfile.TemporaryDirectory() as d:
+            paths = {k: os.path.join(d, k) for k in ('json', 'console', 'manifest')}
+            if tree is not None:
+                with open(paths['json'], 'w') as f:
+                    json.dump(tree, f)
+            with open(paths['console'], 'w') as f:
+                f.write(console)
+            with open(paths['manifest'], 'w') as f:
+                f.write(manifest)
+            args = [sys.executable, SCRIPT] + \
+                [a for k, v in paths.items() for a in ('--' + k, v)] + list(extra)
+            p = subprocess.run(args, capture_output=True, text=True)
+            return p.returncode, p.stdout
+
+    def tree(self, prog_status='PASS', rb_status='PASS'):
+        return group('KUnit Test Group', subs=[
+            group('rb_root_cached', [('rb_case', rb_status)]),
+            group('bpf_selftests', subs=[group('bpf_prog', [('prog_a', prog_status)])])])
+
+    def test_all_passed(self):
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n')
+        self.assertEqual(rc, 0, out)
+        self.assertIn('results: 2 passed, 0 failed, 0 skipped', out)
+
+    def test_skip_is_a_failure(self):
+        rc, out = self.run_check(self.tree(rb_status='SKIP'), 'prog_a obj.o pass\n')
+        self.assertEqual(rc, 1)
+        self.assertIn('FAILED: rb_root_cached.rb_case: SKIP', out)
+
+    def test_crash_is_a_failure(self):
+        rc, out = self.run_check(self.tree(prog_status='ERROR'), 'prog_a obj.o pass\n')
+        self.assertEqual(rc, 1)
+        self.assertIn('results: 1 passed, 1 failed, 0 skipped', out)
+
+    def test_manifest_entry_that_did_not_report(self):
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\nprog_b obj.o fail\n')
+        self.assertEqual(rc, 1)
+        self.assertIn('selftest prog_b: did not report', out)
+
+    def test_glob_excluding_selftests_needs_no_report(self):
+        tree = group('KUnit Test Group', subs=[group('rb_root_cached', [('rb_case', 'PASS')])])
+        rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--glob', 'rb_root_cached')
+        self.assertEqual(rc, 0, out)
+
+    def test_missing_json_is_a_failure(self):
+        rc, out = self.run_check(None, 'prog_a obj.o pass\n')
+        self.assertEqual(rc, 1)
+        self.assertIn('no kunit.py results', out)
+
+    def test_debug_splat_is_a_failure(self):
+        console = '[    2.1] BUG: KASAN: use-after-free in foo\n'
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console, '--debug')
+        self.assertEqual(rc, 1)
+        self.assertIn('kernel splat: [    2.1] BUG: KASAN', out)
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console)
+        self.assertEqual(rc, 0, out)
+
+    def test_bless_writes_actual_error(self):
+        console = '        # bpf_prog: prog_a: actual-error: R1 invalid mem access\n'
+        with tempfile.TemporaryDirectory() as exp:
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console,
+                                     '--bless', exp)
+            self.assertEqual(rc, 0, out)
+            with open(os.path.join(exp, 'prog_a.log')) as f:
+                self.assertEqual(f.read(), 'R1 invalid mem access\n')
+
+
+if __name__ == '__main__':
+    unittest.main()
