@@ -12,23 +12,20 @@
  * Manifest line: <program> <object> pass [<global>=<value> ...]
  *                <program> <object> fail
  */
-#include <kunit/test.h>
 #include <linux/kernel_read_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/umh.h>
 #include <linux/vmalloc.h>
 
-#define SELFTEST_DIR	"/selftests"
+#include "loader_run.h"
+
 #define MANIFEST	SELFTEST_DIR "/tests.list"
-#define LOADER		SELFTEST_DIR "/loader"
 #define MAX_FILE_SIZE	(1 << 20)
-#define MAX_ARGS	16
 
 struct bpf_selftest {
 	int err;			/* manifest could not be read or parsed */
 	int argc;
-	char *argv[MAX_ARGS];		/* argv[0] is the program name */
+	char *argv[LOADER_MAX_ARGS];		/* argv[0] is the program name */
 };
 
 static struct bpf_selftest *selftests;
@@ -64,7 +61,7 @@ static int parse_manifest(char *text)
 				continue;
 			if (*tok == '#')
 				break;
-			if (t->argc == MAX_ARGS)
+			if (t->argc == LOADER_MAX_ARGS)
 				return -E2BIG;
 			t->argv[t->argc++] = tok;
 		}
@@ -125,55 +122,12 @@ static const void *bpf_selftest_gen(const void *prev, char *desc)
 	return t;
 }
 
-/* Copy the loader's report into the KTAP diagnostics, a line each. */
-static int print_report(struct kunit *test, const char *name, const char *path)
-{
-	char *line, *text, *cursor;
-	void *buf = NULL;
-	ssize_t len;
-
-	len = kernel_read_file_from_path(path, 0, &buf, MAX_FILE_SIZE - 1,
-					 NULL, READING_UNKNOWN);
-	if (len < 0)
-		return len;
-	text = kunit_kzalloc(test, len + 1, GFP_KERNEL);
-	if (text)
-		memcpy(text, buf, len);
-	vfree(buf);
-	if (!text)
-		return -ENOMEM;
-	cursor = text;
-	while ((line = strsep(&cursor, "\n")))
-		if (*line)
-			kunit_info(test, "%s: %s\n", name, line);
-	return 0;
-}
-
 static void bpf_prog(struct kunit *test)
 {
 	const struct bpf_selftest *t = test->param_value;
-	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
-	char *argv[MAX_ARGS + 3];
-	char report[128];
-	int i, status, err;
 
 	KUNIT_ASSERT_EQ_MSG(test, t->err, 0, "cannot use manifest %s", MANIFEST);
-
-	snprintf(report, sizeof(report), "/tmp/%s.report", t->argv[0]);
-	argv[0] = LOADER;
-	argv[1] = report;
-	for (i = 0; i < t->argc; i++)
-		argv[i + 2] = t->argv[i];
-	argv[t->argc + 2] = NULL;
-
-	status = call_usermodehelper(LOADER, argv, envp, UMH_WAIT_PROC);
-	err = print_report(test, t->argv[0], report);
-	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
-	KUNIT_EXPECT_EQ_MSG(test, status & 0x7f, 0,
-			    "%s killed by signal %d", LOADER, status & 0x7f);
-	KUNIT_EXPECT_EQ_MSG(test, err, 0, "no report from %s at %s", LOADER, report);
-	KUNIT_EXPECT_EQ_MSG(test, (status >> 8) & 0xff, 0,
-			    "%s: the selftest failed (report above)", t->argv[0]);
+	run_loader(test, t->argv[0], t->argv, t->argc);
 }
 
 static void bpf_selftests_exit(struct kunit_suite *suite)

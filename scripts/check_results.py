@@ -20,7 +20,7 @@ ACTUAL_RE = re.compile(r'# bpf_prog: (\S+): actual-error: (.*)$')
 SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|'
                       r'possible circular locking|inconsistent lock state|'
                       r'possible recursive locking|suspicious RCU usage|'
-                      r'unreferenced object|kmemleak: .* new suspected memory leaks')
+                      r'unreferenced object')
 
 
 def leaves(group, path=()):

@@ -13,6 +13,10 @@
  *     appearing, in order, as a whole line of the log (libbpf's messages and
  *     the verifier log).
  *
+ *   loader REPORT --kmemleak begin | end SINCE
+ *     (debug kernels) begin: forget the leak suspects from boot; end: fail
+ *     on any leak suspect allocated since jiffies SINCE.
+ *
  * Everything goes to REPORT; the exit status is the verdict (0 = passed).
  * Lines starting with "actual-error: " are what ./run_tests.sh --bless keeps.
  */
@@ -254,6 +258,88 @@ static void mount_sysfs(void)
 		say("warning: mounting sysfs: %s", strerror(errno));
 }
 
+/*
+ * Print the kmemleak suspects allocated at or after jiffies @since; return
+ * how many. Older ones are boot-time leaks of the stock kernel (early ACPI
+ * caches), which may turn unreferenced only after the first scan.
+ */
+static int report_leaks(char *text, unsigned long since)
+{
+	char *obj = strstr(text, "unreferenced object"), *next, *j;
+	int leaks = 0, old = 0;
+
+	while (obj) {
+		next = strstr(obj + 1, "unreferenced object");
+		if (next)
+			next[-1] = '\0';
+		j = strstr(obj, "jiffies ");
+		if (j && strtoul(j + 8, NULL, 10) < since) {
+			old++;
+		} else {
+			if (!leaks++)
+				say("FAIL: kmemleak found leaks:");
+			say("%s", obj);
+		}
+		obj = next;
+	}
+	say("kmemleak: %d suspect(s) from the tests, %d from boot ignored", leaks, old);
+	return leaks;
+}
+
+static int kmemleak_cmd(const char *ctl, const char *cmd)
+{
+	FILE *f = fopen(ctl, "w");
+
+	if (!f || fputs(cmd, f) < 0 || fclose(f)) {
+		say("FAIL: writing '%s' to %s: %s", cmd, ctl, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * begin: scan and clear the suspects from boot. end SINCE: scan and fail
+ * on any suspect allocated since jiffies SINCE. kmemleak reports only
+ * objects older than 5 s, so wait that long before each scan.
+ */
+static int kmemleak(const char *phase, const char *since)
+{
+	const char *ctl = "/sys/kernel/debug/kmemleak";
+	char *suspects = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	mkdir("/sys/kernel/debug", 0755);
+	if (access(ctl, F_OK) &&
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL)) {
+		say("FAIL: mounting debugfs: %s", strerror(errno));
+		return 1;
+	}
+	sleep(6);
+	if (kmemleak_cmd(ctl, "scan"))
+		return 1;
+	if (!strcmp(phase, "begin")) {
+		if (kmemleak_cmd(ctl, "clear"))
+			return 1;
+		say("ok: kmemleak suspects from boot cleared");
+		return 0;
+	}
+	if (!since) {
+		say("FAIL: kmemleak end needs the jiffies the tests began at");
+		return 1;
+	}
+	f = fopen(ctl, "r");
+	if (!f) {
+		say("FAIL: cannot read %s: %s", ctl, strerror(errno));
+		return 1;
+	}
+	if (getdelim(&suspects, &len, '\0', f) < 0 || !*suspects) {
+		say("ok: kmemleak found no leak");
+		return 0;
+	}
+	return report_leaks(suspects, strtoul(since, NULL, 10)) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_program *prog, *p;
@@ -262,13 +348,17 @@ int main(int argc, char **argv)
 	int err, nr_lines;
 	char **lines;
 
-	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail")))
+	if (argc < 4)
 		return 2;
 	report = fopen(argv[1], "w");
 	if (!report)
 		return 2;
 	setvbuf(report, NULL, _IOLBF, 0);
 	mount_sysfs();
+	if (!strcmp(argv[2], "--kmemleak"))
+		return kmemleak(argv[3], argc > 4 ? argv[4] : NULL);
+	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail")))
+		return 2;
 	libbpf_set_print(libbpf_log);
 
 	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run the initramfs loader as a usermode helper and turn its report and exit
+ * status into KUnit diagnostics and expectations. The loader writes its
+ * report to /tmp/NAME.report: a helper has no stdout to read.
+ */
+#include <linux/kernel_read_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/umh.h>
+#include <linux/vmalloc.h>
+
+#include "loader_run.h"
+
+#define MAX_REPORT_SIZE	(1 << 20)
+
+/* Copy the report into the KTAP diagnostics, a line each. */
+static int print_report(struct kunit *test, const char *name, const char *path)
+{
+	char *line, *text, *cursor;
+	void *buf = NULL;
+	ssize_t len;
+
+	len = kernel_read_file_from_path(path, 0, &buf, MAX_REPORT_SIZE - 1,
+					 NULL, READING_UNKNOWN);
+	if (len < 0)
+		return len;
+	text = kunit_kzalloc(test, len + 1, GFP_KERNEL);
+	if (text)
+		memcpy(text, buf, len);
+	vfree(buf);
+	if (!text)
+		return -ENOMEM;
+	cursor = text;
+	while ((line = strsep(&cursor, "\n")))
+		if (*line)
+			kunit_info(test, "%s: %s\n", name, line);
+	return 0;
+}
+
+void run_loader(struct kunit *test, const char *name, char *const *args,
+		int nr_args)
+{
+	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
+	char *argv[LOADER_MAX_ARGS + 3];
+	char report[128];
+	int i, status, err;
+
+	KUNIT_ASSERT_LE(test, nr_args, LOADER_MAX_ARGS);
+	snprintf(report, sizeof(report), "/tmp/%s.report", name);
+	argv[0] = LOADER;
+	argv[1] = report;
+	for (i = 0; i < nr_args; i++)
+		argv[i + 2] = args[i];
+	argv[nr_args + 2] = NULL;
+
+	status = call_usermodehelper(LOADER, argv, envp, UMH_WAIT_PROC);
+	err = print_report(test, name, report);
+	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
+	KUNIT_EXPECT_EQ_MSG(test, status & 0x7f, 0,
+			    "%s killed by signal %d", LOADER, status & 0x7f);
+	KUNIT_EXPECT_EQ_MSG(test, err, 0, "no report from %s at %s", LOADER, report);
+	KUNIT_EXPECT_EQ_MSG(test, (status >> 8) & 0xff, 0,
+			    "%s: failed (report above)", name);
+}

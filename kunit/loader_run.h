@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __BPF_GRAPH_LOADER_RUN_H
+#define __BPF_GRAPH_LOADER_RUN_H
+
+#include <kunit/test.h>
+
+#define SELFTEST_DIR	"/selftests"
+#define LOADER		SELFTEST_DIR "/loader"
+#define LOADER_MAX_ARGS	16
+
+/* jiffies when the kmemleak_begin suite ran (debug kernels) */
+extern unsigned long kmemleak_tests_start;
+
+void run_loader(struct kunit *test, const char *name, char *const *args,
+		int nr_args);
+
+#endif
