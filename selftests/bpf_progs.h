@@ -7,4 +7,7 @@
 #include <linux/types.h>
 #include <bpf/bpf_helpers.h>
 
+/* Global data in its own map (section .data.NAME), not mmapable by libbpf. */
+#define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
+
 #endif
