@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Program-allocated objects: allocate, write, read, drop. */
+#include "bpf_experimental.h"
+
+struct point {
+	long x;
+	int y;
+	char tag[20];
+};
+
+long sum;
+int allocated;
+
+SEC("tc")
+int obj_new_write_read_drop(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 1;
+	p->x = 40;
+	p->y = 2;
+	p->tag[19] = 7;
+	sum = p->x + p->y + p->tag[19];
+	bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_two_live_objects(struct __sk_buff *skb)
+{
+	struct point *a, *b;
+	int i;
+
+	for (i = 0; i < 32; i++) {
+		a = bpf_obj_new(struct point);
+		if (!a)
+			return 1;
+		b = bpf_obj_new(struct point);
+		if (!b) {
+			bpf_obj_drop(a);
+			return 1;
+		}
+		a->x = i;
+		b->x = 100;
+		allocated += a != b;
+		sum += a->x + b->x;
+		bpf_obj_drop(b);
+		bpf_obj_drop(a);
+	}
+	return 0;
+}
+
+struct empty {
+};
+
+/* bpf_mem_alloc() gives ZERO_SIZE_PTR for size 0, which it cannot free. */
+SEC("tc")
+int obj_new_empty_struct(struct __sk_buff *skb)
+{
+	struct empty *e = bpf_obj_new(struct empty);
+
+	if (!e)
+		return 1;
+	bpf_obj_drop(e);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

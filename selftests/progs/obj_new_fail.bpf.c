@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Misuse of bpf_obj_new()/bpf_obj_drop() the verifier must refuse. */
+#include "bpf_experimental.h"
+
+struct point {
+	long x;
+	int y;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct point);
+} points SEC(".maps");
+
+__u64 not_constant;
+
+SEC("tc")
+int obj_new_leak(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 0;
+	p->x = 1;
+	return 0;
+}
+
+SEC("tc")
+int obj_new_use_after_drop(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 0;
+	bpf_obj_drop(p);
+	p->x = 1;
+	return 0;
+}
+
+SEC("tc")
+int obj_drop_twice(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 0;
+	bpf_obj_drop(p);
+	bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_drop_map_value(struct __sk_buff *skb)
+{
+	int key = 0;
+	struct point *v = bpf_map_lookup_elem(&points, &key);
+
+	if (!v)
+		return 0;
+	bpf_obj_drop(v);
+	return 0;
+}
+
+SEC("tc")
+int obj_drop_at_offset(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 0;
+	bpf_obj_drop(&p->y);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_not_a_struct(struct __sk_buff *skb)
+{
+	long *p = bpf_obj_new_impl(bpf_core_type_id_local(long), NULL);
+
+	if (p)
+		bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_type_id_too_big(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new_impl(1ULL << 32, NULL);
+
+	if (p)
+		bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_type_id_not_constant(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new_impl(not_constant, NULL);
+
+	if (p)
+		bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_access_past_end(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (!p)
+		return 0;
+	((long *)p)[2] = 1;
+	bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+int obj_new_no_null_check(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	p->x = 1;
+	bpf_obj_drop(p);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
