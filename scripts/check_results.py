@@ -6,7 +6,8 @@ the manifest promised; this script fails the run for any test that did not
 pass, for every manifest entry that did not report, and (with --debug) for
 any kernel splat in the console log. It prints one closing line,
 "results: N passed, N failed, N skipped", and exits 0 only when all passed.
-With --bless it rewrites expected-logs/ from the actual verifier errors.
+With --bless it rewrites expected-logs/ from the actual errors: failed map
+creations, then the verifier's error line.
 """
 import argparse
 import fnmatch
@@ -54,7 +55,7 @@ def bless(console, manifest, expected_dir):
     for line in console:
         m = ACTUAL_RE.search(line)
         if m:
-            actual[m.group(1)] = m.group(2).rstrip('\r')
+            actual.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
     changed = 0
     for prog, kind in manifest:
         if kind != 'fail':
@@ -63,7 +64,7 @@ def bless(console, manifest, expected_dir):
             print(f'bless: no actual error for {prog}; {prog}.log left as it is')
             continue
         path = os.path.join(expected_dir, prog + '.log')
-        new = actual[prog] + '\n'
+        new = ''.join(line + '\n' for line in actual[prog])
         old = open(path).read() if os.path.exists(path) else None
         if old != new:
             with open(path, 'w') as f:

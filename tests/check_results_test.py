@@ -82,6 +82,17 @@ class CheckResults(unittest.TestCase):
             with open(os.path.join(exp, 'prog_a.log')) as f:
                 self.assertEqual(f.read(), 'R1 invalid mem access\n')
 
+    def test_bless_keeps_map_error_then_verifier_error(self):
+        console = ('  # bpf_prog: prog_a: actual-error: libbpf: Error in bpf_create_map_xattr(m)\n'
+                   '  # bpf_prog: prog_a: actual-error: map \'m\' has to have BTF\n')
+        with tempfile.TemporaryDirectory() as exp:
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console,
+                                     '--bless', exp)
+            self.assertEqual(rc, 0, out)
+            with open(os.path.join(exp, 'prog_a.log')) as f:
+                self.assertEqual(f.read(), 'libbpf: Error in bpf_create_map_xattr(m)\n'
+                                           "map 'm' has to have BTF\n")
+
 
 if __name__ == '__main__':
     unittest.main()
