@@ -28,4 +28,7 @@ extern void bpf_obj_drop_impl(void *kptr, void *meta) __ksym;
 
 #define bpf_obj_drop(kptr) bpf_obj_drop_impl(kptr, NULL)
 
+/* Names what a bpf_list_head contains: struct TYPE, linked through FIELD. */
+#define __contains(name, node) __attribute__((btf_decl_tag("contains:" #name ":" #node)))
+
 #endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Programs may not touch a bpf_list_head directly. */
+#include "list_types.h"
+
+struct map_value {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, node);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct map_value);
+} lists SEC(".maps");
+
+SEC("tc")
+int list_head_direct_read(struct __sk_buff *skb)
+{
+	struct map_value *v;
+	int key = 0;
+
+	use_node_data();
+	v = bpf_map_lookup_elem(&lists, &key);
+	if (!v)
+		return 0;
+	return *(volatile long *)((void *)&v->head + 8) != 0;
+}
+
+SEC("tc")
+int list_head_direct_write(struct __sk_buff *skb)
+{
+	struct map_value *v;
+	int key = 0;
+
+	use_node_data();
+	v = bpf_map_lookup_elem(&lists, &key);
+	if (!v)
+		return 0;
+	*(volatile long *)&v->head = 0;
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
