@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for bpf_list_head_free(), the path that empties a list head
- * of a map value when its element is deleted or overwritten, or the map is
- * freed. Nodes come from bpf_obj_new_impl(), like a program's; under
+ * KUnit suite for the bpf_list kfunc bodies and for bpf_list_head_free(),
+ * the path that empties a list head of a map value when its element is
+ * deleted or overwritten, or the map is freed. Nodes come from bpf_obj_new_impl(), like a program's; under
  * --debug KASAN catches a double free and kmemleak a node left behind.
  */
 #include <kunit/test.h>
 #include <linux/bpf.h>
 #include <linux/list.h>
 #include <linux/preempt.h>
+#include <linux/slab.h>
 
 void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
+void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
+void bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node);
+struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head);
+struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head);
 
 struct knode {
 	long key;
@@ -92,7 +97,68 @@ static void list_free_twice(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
 }
 
+static struct bpf_list_node *as_node(struct knode *kn)
+{
+	return (struct bpf_list_node *)&kn->node;
+}
+
+static long pop_key(struct kunit *test, struct kvalue *v, bool front)
+{
+	struct bpf_list_head *h = (struct bpf_list_head *)&v->head;
+	struct bpf_list_node *n = front ? bpf_list_pop_front(h) : bpf_list_pop_back(h);
+	struct knode *kn;
+	long key;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, n);
+	kn = container_of((struct list_head *)n, struct knode, node);
+	key = kn->key;
+	kfree(kn);
+	return key;
+}
+
+/* back 1, 2, 3, front 4 on a zeroed head: 4 1 2 3; pops from both ends. */
+static void list_push_pop_order(struct kunit *test)
+{
+	struct bpf_list_head *h;
+	struct kvalue v = {};
+	struct knode *kn;
+	int i;
+
+	h = (struct bpf_list_head *)&v.head;
+	for (i = 1; i <= 4; i++) {
+		kn = kzalloc(sizeof(*kn), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, kn);
+		kn->key = i;
+		if (i < 4)
+			bpf_list_push_back(h, as_node(kn));
+		else
+			bpf_list_push_front(h, as_node(kn));
+	}
+	KUNIT_EXPECT_EQ(test, pop_key(test, &v, true), 4);
+	KUNIT_EXPECT_EQ(test, pop_key(test, &v, false), 3);
+	KUNIT_EXPECT_EQ(test, pop_key(test, &v, true), 1);
+	KUNIT_EXPECT_EQ(test, pop_key(test, &v, false), 2);
+	KUNIT_EXPECT_PTR_EQ(test, bpf_list_pop_front(h), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, bpf_list_pop_back(h), NULL);
+}
+
+/* A popped node is unlinked: its list_head points to itself. */
+static void list_pop_unlinks(struct kunit *test)
+{
+	struct kvalue v = {};
+	struct knode kn = {};
+	struct bpf_list_node *n;
+
+	bpf_list_push_front((struct bpf_list_head *)&v.head, as_node(&kn));
+	n = bpf_list_pop_back((struct bpf_list_head *)&v.head);
+	KUNIT_EXPECT_PTR_EQ(test, n, as_node(&kn));
+	KUNIT_EXPECT_TRUE(test, list_empty(&kn.node));
+	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
+}
+
 static struct kunit_case bpf_list_cases[] = {
+	KUNIT_CASE(list_push_pop_order),
+	KUNIT_CASE(list_pop_unlinks),
 	KUNIT_CASE(list_free_empty),
 	KUNIT_CASE(list_free_one),
 	KUNIT_CASE(list_free_thousands),
@@ -102,7 +168,7 @@ static struct kunit_case bpf_list_cases[] = {
 };
 
 static struct kunit_suite bpf_list_suite = {
-	.name = "bpf_list_free",
+	.name = "bpf_list",
 	.test_cases = bpf_list_cases,
 };
 

@@ -28,6 +28,30 @@ extern void bpf_obj_drop_impl(void *kptr, void *meta) __ksym;
 
 #define bpf_obj_drop(kptr) bpf_obj_drop_impl(kptr, NULL)
 
+/* Description
+ *	Add 'node' to the front (or back) of the list at 'head'. The lock that
+ *	protects 'head' must be held, and 'node' must be an object the program
+ *	owns. Afterwards the list owns it; the program may still use it until
+ *	it releases the lock.
+ */
+extern void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node) __ksym;
+extern void bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node) __ksym;
+
+/* Description
+ *	Remove the first (or last) node of the list at 'head', whose lock must
+ *	be held.
+ * Returns
+ *	The node, owned by the program again (use container_of() to reach its
+ *	struct), or NULL if the list is empty.
+ */
+extern struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head) __ksym;
+extern struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head) __ksym;
+
+#ifndef container_of
+#define container_of(ptr, type, member)				\
+	((type *)((void *)(ptr) - __builtin_offsetof(type, member)))
+#endif
+
 /* Names what a bpf_list_head contains: struct TYPE, linked through FIELD. */
 #define __contains(name, node) __attribute__((btf_decl_tag("contains:" #name ":" #node)))
 

@@ -5,6 +5,7 @@
 
 #include <linux/bpf.h>
 #include <linux/types.h>
+#include <stdbool.h>
 #include <bpf/bpf_helpers.h>
 
 /* Global data in its own map (section .data.NAME), not mmapable by libbpf. */
