@@ -65,7 +65,7 @@ set -e
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
 
 check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
-	--manifest "$REPO/selftests/tests.list" --glob "$glob")
+	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob")
 [ "$debug" = 0 ] || check+=(--debug)
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
 set +e
