@@ -158,6 +158,34 @@ int list_node_use_after_unlock(struct __sk_buff *skb)
 	return 0;
 }
 
+/* A linked node belongs to its list: no writes through the reference. */
+SEC("tc")
+int list_node_write_after_push(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_front(&ghead, &n->node);
+	*(volatile long *)&n->node = 0;
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+SEC("tc")
+int list_node_read(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+	long v;
+
+	if (!n)
+		return 0;
+	v = *(volatile long *)((void *)&n->node + 8);
+	bpf_obj_drop(n);
+	return v != 0;
+}
+
 SEC("tc")
 int list_push_map_value(struct __sk_buff *skb)
 {
