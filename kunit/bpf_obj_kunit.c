@@ -7,6 +7,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bpf.h>
+#include <linux/list.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
 
@@ -89,7 +90,87 @@ static void obj_new_many_live_objects(struct kunit *test)
 		bpf_obj_drop_impl(objs[i], NULL);
 }
 
+/*
+ * With a struct meta, bpf_obj_new_impl() zeroes exactly the special fields:
+ * allocate, scribble, free, and allocate again from this CPU's free list.
+ */
+static void obj_new_meta_zeroes_special_fields(struct kunit *test)
+{
+	static const struct btf_struct_meta meta = {
+		.nr_fields = 2,
+		.fields = { { .offset = 8, .size = 16 }, { .offset = 40, .size = 4 } },
+	};
+	u8 *p1, *p2;
+	int i;
+
+	migrate_disable();
+	p1 = bpf_obj_new_impl(64, NULL);
+	if (p1) {
+		memset(p1, 0xa5, 64);
+		bpf_obj_drop_impl(p1, NULL);
+	}
+	p2 = bpf_obj_new_impl(64, (void *)&meta);
+	migrate_enable();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p1);
+	KUNIT_ASSERT_PTR_EQ_MSG(test, p2, p1, "not recycled from this CPU's free list");
+	for (i = 0; i < 64; i++) {
+		bool special = (i >= 8 && i < 24) || (i >= 40 && i < 44);
+
+		KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : 0xa5, "byte %d", i);
+	}
+	bpf_obj_drop_impl(p2, NULL);
+}
+
+struct kcontainer {
+	struct bpf_spin_lock lock;
+	struct list_head head;
+};
+
+struct kelem {
+	long key;
+	struct list_head node;
+};
+
+/* Dropping an object that owns a list frees the nodes on it (KASAN and
+ * kmemleak check "exactly once" under --debug).
+ */
+static void obj_drop_frees_owned_list(struct kunit *test)
+{
+	static struct bpf_map_graph_roots roots = {
+		.cnt = 1,
+		.root = { { .offset = offsetof(struct kcontainer, head),
+			    .node_offset = offsetof(struct kelem, node) } },
+	};
+	static const struct btf_struct_meta meta = {
+		.spin_lock_off = offsetof(struct kcontainer, lock),
+		.roots = &roots,
+		.nr_fields = 2,
+		.fields = { { .offset = offsetof(struct kcontainer, lock),
+			      .size = sizeof(struct bpf_spin_lock) },
+			    { .offset = offsetof(struct kcontainer, head),
+			      .size = sizeof(struct list_head) } },
+	};
+	struct kcontainer *c;
+	struct kelem *e;
+	int i;
+
+	c = obj_new(sizeof(*c));
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
+	memset(c, 0, sizeof(*c));
+	INIT_LIST_HEAD(&c->head);
+	for (i = 0; i < 1000; i++) {
+		e = obj_new(sizeof(*e));
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e);
+		e->key = i;
+		list_add_tail(&e->node, &c->head);
+	}
+	KUNIT_EXPECT_EQ(test, list_count_nodes(&c->head), (size_t)1000);
+	bpf_obj_drop_impl(c, (void *)&meta);
+}
+
 static struct kunit_case bpf_obj_cases[] = {
+	KUNIT_CASE(obj_new_meta_zeroes_special_fields),
+	KUNIT_CASE(obj_drop_frees_owned_list),
 	KUNIT_CASE(obj_new_sizes_are_usable),
 	KUNIT_CASE(obj_new_too_large_is_null),
 	KUNIT_CASE(obj_new_empty_struct),

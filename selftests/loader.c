@@ -104,15 +104,16 @@ static const char *error_line(char **lines, int nr)
 	return nr ? lines[0] : "";
 }
 
-/* A failed map creation: libbpf retries without BTF, and the verifier then
- * fails for want of it, so the creation error is the one that matters.
+/* A failed BTF load or map creation: libbpf goes on without BTF, and the
+ * verifier then fails for want of it, so this error is the one that matters.
  */
 static bool is_map_error(const char *line)
 {
-	return !strncmp(line, "libbpf: Error in bpf_create_map_xattr(", 38);
+	return !strncmp(line, "libbpf: Error in bpf_create_map_xattr(", 38) ||
+	       !strncmp(line, "libbpf: Error loading .BTF into kernel: ", 40);
 }
 
-/* The "actual-error:" lines that --bless keeps: map errors, then the error. */
+/* The "actual-error:" lines that --bless keeps: BTF/map errors, then the error. */
 static void say_actual_errors(char **lines, int nr)
 {
 	const char *err = error_line(lines, nr);

@@ -257,6 +257,57 @@ int list_lock_of_other_value(struct __sk_buff *skb)
 	return 0;
 }
 
+struct container {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, node);
+};
+
+SEC("tc")
+int list_object_push_without_lock(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+	struct node_data *n;
+
+	if (!c)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (n)
+		bpf_list_push_front(&c->head, &n->node);
+	bpf_obj_drop(c);
+	return 0;
+}
+
+SEC("tc")
+int list_object_under_other_lock(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+	struct node_data *n;
+
+	if (!c)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (n) {
+		bpf_spin_lock(&glock);
+		bpf_list_push_front(&c->head, &n->node);
+		bpf_spin_unlock(&glock);
+	}
+	bpf_obj_drop(c);
+	return 0;
+}
+
+SEC("tc")
+int obj_lock_without_lock_field(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock((struct bpf_spin_lock *)&n->data);
+	bpf_spin_unlock((struct bpf_spin_lock *)&n->data);
+	bpf_obj_drop(n);
+	return 0;
+}
+
 SEC("kprobe/bpf_fentry_test1")
 int list_head_in_tracing_prog(void *ctx)
 {

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Map creation fails, one way per object (built with -DVARIANT=name and
- * -DVARIANT_name): libbpf then retries without BTF, and the verifier
- * refuses the program for want of it.
+ * The object's BTF is refused, one way per object (built with
+ * -DVARIANT=name and -DVARIANT_name): libbpf then goes on without BTF, and
+ * the verifier refuses the program for want of it.
  *   no_lock:         a bpf_list_head without a bpf_spin_lock beside it
  *   missing_type:    'contains' names a struct that does not exist
  *   wrong_node_kind: 'contains' names a member that is not a bpf_list_node
  *   no_such_field:   'contains' names a member the struct does not have
+ *   cycle:           the contained struct holds a bpf_list_head itself
+ *                    (-ELOOP); bpf_obj_new() then finds no program BTF
  */
 #include "list_types.h"
 
@@ -18,9 +20,17 @@
 #define HEAD_CONTAINS	__contains(node_data, data)
 #elif defined(VARIANT_no_such_field)
 #define HEAD_CONTAINS	__contains(node_data, no_such_node)
+#elif defined(VARIANT_cycle)
+#define HEAD_CONTAINS	__contains(node_loop, node)
 #else
 #error "unknown VARIANT"
 #endif
+
+struct node_loop {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_loop, node);
+	struct bpf_list_node node;
+};
 
 struct map_value {
 #ifdef VARIANT_no_lock
@@ -47,6 +57,12 @@ int prog_name(VARIANT)(struct __sk_buff *skb)
 	struct map_value *v;
 	int key = 0;
 
+#ifdef VARIANT_cycle
+	struct node_loop *n = bpf_obj_new(struct node_loop);
+
+	if (n)
+		bpf_obj_drop(n);
+#endif
 	v = bpf_map_lookup_elem(&lists, &key);
 	if (!v)
 		return 0;
