@@ -78,6 +78,13 @@ tamper loader_crash selftests/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tabort();\n&|'
 scenario loader_crash "killed by signal 6"
 
+# A loader that hangs: kunit.py's timeout ends the guest, and the selftests
+# that never reported fail the run.
+copy_repo loader_hang
+tamper loader_hang selftests/loader.c \
+	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
+KUNIT_TIMEOUT=60 scenario loader_hang "selftest spin_lock_counter: did not report"
+
 # Runs last: it resets the shared tree to pristine; the next run reapplies
 # the series and restores mtimes, so the kernel build stays incremental.
 copy_repo bad_patch
