@@ -11,6 +11,13 @@ struct node_data {
 	long data;
 };
 
+/* A map value holding a list of node_data and the lock that protects it. */
+struct list_value {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, node);
+	long count;
+};
+
 /* A type reaches the object's BTF only if code uses it, and a map's
  * "contains:node_data:..." must find node_data there.
  */

@@ -2,24 +2,18 @@
 /* bpf_list_heads in map values and global data: the maps get created. */
 #include "list_types.h"
 
-struct map_value {
-	struct bpf_spin_lock lock;
-	struct bpf_list_head head __contains(node_data, node);
-	long count;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } array_lists SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 2);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } hash_lists SEC(".maps");
 
 private(A) struct bpf_spin_lock glock;
@@ -30,7 +24,7 @@ long counted;
 
 static int bump(void *map)
 {
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	v = bpf_map_lookup_elem(map, &key);
@@ -46,7 +40,7 @@ static int bump(void *map)
 SEC("tc")
 int list_head_in_map_values(struct __sk_buff *skb)
 {
-	struct map_value zero = {};
+	struct list_value zero = {};
 	int key = 0;
 
 	use_node_data();

@@ -2,22 +2,17 @@
 /* Programs may not touch a bpf_list_head directly. */
 #include "list_types.h"
 
-struct map_value {
-	struct bpf_spin_lock lock;
-	struct bpf_list_head head __contains(node_data, node);
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } lists SEC(".maps");
 
 SEC("tc")
 int list_head_direct_read(struct __sk_buff *skb)
 {
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	use_node_data();
@@ -30,7 +25,7 @@ int list_head_direct_read(struct __sk_buff *skb)
 SEC("tc")
 int list_head_direct_write(struct __sk_buff *skb)
 {
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	use_node_data();

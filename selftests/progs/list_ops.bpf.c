@@ -2,23 +2,18 @@
 /* bpf_list_push_{front,back} and bpf_list_pop_{front,back} at work. */
 #include "list_types.h"
 
-struct map_value {
-	struct bpf_spin_lock lock;
-	struct bpf_list_head head __contains(node_data, node);
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } array_lists SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } hash_lists SEC(".maps");
 
 private(A) struct bpf_spin_lock glock;
@@ -106,7 +101,7 @@ int list_non_owning_ref_write(struct __sk_buff *skb)
 static int push_into(void *map)
 {
 	struct node_data *n;
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	v = bpf_map_lookup_elem(map, &key);
@@ -125,7 +120,7 @@ static int push_into(void *map)
 SEC("tc")
 int list_left_in_maps(struct __sk_buff *skb)
 {
-	struct map_value zero = {};
+	struct list_value zero = {};
 	int key = 0, i;
 
 	if (bpf_map_update_elem(&hash_lists, &key, &zero, BPF_ANY))

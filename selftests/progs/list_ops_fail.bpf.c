@@ -12,17 +12,11 @@ struct two_nodes {
 	struct bpf_list_node b;
 };
 
-struct map_value {
-	struct bpf_spin_lock lock;
-	struct bpf_list_head head __contains(node_data, node);
-	long count;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, int);
-	__type(value, struct map_value);
+	__type(value, struct list_value);
 } lists SEC(".maps");
 
 private(A) struct bpf_spin_lock glock;
@@ -82,7 +76,7 @@ SEC("tc")
 int list_head_variable_offset(struct __sk_buff *skb)
 {
 	struct node_data *n;
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	v = bpf_map_lookup_elem(&lists, &key);
@@ -101,7 +95,7 @@ SEC("tc")
 int list_head_wrong_offset(struct __sk_buff *skb)
 {
 	struct node_data *n;
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	v = bpf_map_lookup_elem(&lists, &key);
@@ -189,7 +183,7 @@ int list_node_read(struct __sk_buff *skb)
 SEC("tc")
 int list_push_map_value(struct __sk_buff *skb)
 {
-	struct map_value *v;
+	struct list_value *v;
 	int key = 0;
 
 	v = bpf_map_lookup_elem(&lists, &key);
@@ -240,7 +234,7 @@ int list_exit_with_lock(struct __sk_buff *skb)
 SEC("tc")
 int list_lock_of_other_value(struct __sk_buff *skb)
 {
-	struct map_value *v0, *v1;
+	struct list_value *v0, *v1;
 	struct node_data *n;
 	int k0 = 0, k1 = 1;
 
