@@ -51,7 +51,8 @@ if [ "$debug" = 1 ]; then
 	build_dir=$WORK_DIR/build-debug
 	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
 fi
-rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt}
+# A failed build leaves no console log behind, not the previous one.
+rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt} "$build_dir/test.log"
 
 log "kunit.py run (build dir $build_dir)"
 set +e
