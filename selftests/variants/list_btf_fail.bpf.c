@@ -7,8 +7,10 @@
  *   missing_type:    'contains' names a struct that does not exist
  *   wrong_node_kind: 'contains' names a member that is not a bpf_list_node
  *   no_such_field:   'contains' names a member the struct does not have
- *   cycle:           the contained struct holds a bpf_list_head itself
- *                    (-ELOOP); bpf_obj_new() then finds no program BTF
+ *   cycle:           a struct on a list contains its own type (-ELOOP);
+ *                    bpf_obj_new() then finds no program BTF
+ *   too_deep:        a struct on a list owns structs that own lists
+ *                    themselves (-ELOOP): one level of nesting only
  */
 #include "list_types.h"
 
@@ -22,6 +24,8 @@
 #define HEAD_CONTAINS	__contains(node_data, no_such_node)
 #elif defined(VARIANT_cycle)
 #define HEAD_CONTAINS	__contains(node_loop, node)
+#elif defined(VARIANT_too_deep)
+#define HEAD_CONTAINS	__contains(deep_b, node)
 #else
 #error "unknown VARIANT"
 #endif
@@ -29,6 +33,18 @@
 struct node_loop {
 	struct bpf_spin_lock lock;
 	struct bpf_list_head head __contains(node_loop, node);
+	struct bpf_list_node node;
+};
+
+struct deep_c {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, node);
+	struct bpf_list_node node;
+};
+
+struct deep_b {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(deep_c, node);
 	struct bpf_list_node node;
 };
 
@@ -57,11 +73,19 @@ int prog_name(VARIANT)(struct __sk_buff *skb)
 	struct map_value *v;
 	int key = 0;
 
-#ifdef VARIANT_cycle
+#if defined(VARIANT_cycle)
 	struct node_loop *n = bpf_obj_new(struct node_loop);
 
 	if (n)
 		bpf_obj_drop(n);
+#elif defined(VARIANT_too_deep)
+	struct deep_b *n = bpf_obj_new(struct deep_b);
+	struct deep_c *m = bpf_obj_new(struct deep_c);
+
+	if (n)
+		bpf_obj_drop(n);
+	if (m)
+		bpf_obj_drop(m);
 #endif
 	v = bpf_map_lookup_elem(&lists, &key);
 	if (!v)
