@@ -36,13 +36,22 @@ unpack() {
 	mv "$tmp" "$SRC_DIR"
 }
 
+# The series in order; the cover letter (0000-cover-letter.patch) has no diff.
+series() {
+	local p
+	for p in "$REPO"/patches/*.patch; do
+		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "$p"
+	done
+	return 0
+}
+
 # Fingerprint of everything that decides the tree's tracked content.
 fingerprint() {
 	{
 		echo "$pkg_version"
 		sha256sum <"$0"
-		for p in "$REPO"/patches/*.patch; do
-			[ ! -e "$p" ] || echo "${p##*/} $(sha256sum <"$p")"
+		series | while read -r p; do
+			echo "${p##*/} $(sha256sum <"$p")"
 		done
 	} | sha256sum | cut -d' ' -f1
 }
@@ -76,12 +85,12 @@ hook_kunit() {
 }
 
 apply_series() {
-	local old out p
+	local old out p patches
 	old=$(git_src rev-parse -q --verify applied 2>/dev/null || true)
 	git_src am --abort >/dev/null 2>&1 || true
 	git_src reset -q --hard pristine
-	for p in "$REPO"/patches/*.patch; do
-		[ -e "$p" ] || continue
+	mapfile -t patches < <(series)
+	for p in "${patches[@]}"; do
 		if ! out=$(git_src am -q --whitespace=nowarn "$p" 2>&1); then
 			printf '%s\n' "$out" >&2
 			git_src am --abort >/dev/null 2>&1 || true
@@ -117,7 +126,7 @@ fi
 want=$(fingerprint)
 if [ "$(cat "$STATE" 2>/dev/null)" != "$want" ] ||
    [ "$(git_src rev-parse HEAD)" != "$(git_src rev-parse -q --verify applied 2>/dev/null)" ]; then
-	log "applying patches/ ($(find "$REPO/patches" -name '*.patch' | wc -l) patches)"
+	log "applying patches/ ($(series | wc -l) patches)"
 	apply_series
 	echo "$want" >"$STATE"
 fi
