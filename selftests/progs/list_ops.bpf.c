@@ -16,6 +16,13 @@ struct {
 	__type(value, struct list_value);
 } hash_lists SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct list_value);
+} lru_lists SEC(".maps");
+
 private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_list_head ghead __contains(node_data, node);
 
@@ -98,11 +105,10 @@ int list_non_owning_ref_write(struct __sk_buff *skb)
 	return 0;
 }
 
-static int push_into(void *map)
+static int push_into_key(void *map, int key)
 {
 	struct node_data *n;
 	struct list_value *v;
-	int key = 0;
 
 	v = bpf_map_lookup_elem(map, &key);
 	if (!v)
@@ -114,6 +120,11 @@ static int push_into(void *map)
 	bpf_list_push_front(&v->head, &n->node);
 	bpf_spin_unlock(&v->lock);
 	return 0;
+}
+
+static int push_into(void *map)
+{
+	return push_into_key(map, 0);
 }
 
 /* Nodes left on lists are freed with the element or the map. */
@@ -133,6 +144,34 @@ int list_left_in_maps(struct __sk_buff *skb)
 		return 3;
 	if (bpf_map_update_elem(&hash_lists, &key, &zero, BPF_ANY) || push_into(&hash_lists))
 		return 4;
+	return 0;
+}
+
+/* LRU hash elements hold lists too: replaced, evicted or deleted, their
+ * nodes go with them (kmemleak checks it under --debug).
+ */
+SEC("tc")
+int list_in_lru_hash(struct __sk_buff *skb)
+{
+	struct list_value zero = {};
+	int k0 = 0, k1 = 1, k2 = 2;
+
+	if (bpf_map_update_elem(&lru_lists, &k0, &zero, BPF_ANY) ||
+	    push_into_key(&lru_lists, k0))
+		return 1;
+	if (bpf_map_update_elem(&lru_lists, &k1, &zero, BPF_ANY) ||
+	    push_into_key(&lru_lists, k1))
+		return 2;
+	/* replacing an element drains its node */
+	if (bpf_map_update_elem(&lru_lists, &k1, &zero, BPF_ANY) ||
+	    push_into_key(&lru_lists, k1))
+		return 3;
+	/* a third key in a two-entry map may evict one with its node */
+	if (bpf_map_update_elem(&lru_lists, &k2, &zero, BPF_ANY) ||
+	    push_into_key(&lru_lists, k2))
+		return 4;
+	if (bpf_map_delete_elem(&lru_lists, &k2))
+		return 5;
 	return 0;
 }
 
