@@ -105,12 +105,14 @@ static const char *error_line(char **lines, int nr)
 }
 
 /* A failed BTF load or map creation: libbpf goes on without BTF, and the
- * verifier then fails for want of it, so this error is the one that matters.
+ * verifier then fails for want of it, so these errors are the ones that
+ * matter: libbpf's, and the kernel's reason, the BTF log's last line.
  */
-static bool is_map_error(const char *line)
+static bool is_btf_or_map_error(char **lines, int nr, int i)
 {
-	return !strncmp(line, "libbpf: Error in bpf_create_map_xattr(", 38) ||
-	       !strncmp(line, "libbpf: Error loading .BTF into kernel: ", 40);
+	return !strncmp(lines[i], "libbpf: Error in bpf_create_map_xattr(", 38) ||
+	       !strncmp(lines[i], "libbpf: Error loading .BTF into kernel: ", 40) ||
+	       (i + 1 < nr && !strcmp(lines[i + 1], "-- END BTF LOAD LOG --"));
 }
 
 /* The "actual-error:" lines that --bless keeps: BTF/map errors, then the error. */
@@ -120,7 +122,7 @@ static void say_actual_errors(char **lines, int nr)
 	int i;
 
 	for (i = 0; i < nr; i++)
-		if (is_map_error(lines[i]) && lines[i] != err)
+		if (is_btf_or_map_error(lines, nr, i) && lines[i] != err)
 			say("actual-error: %s", lines[i]);
 	say("actual-error: %s", err);
 }

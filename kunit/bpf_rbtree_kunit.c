@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for bpf_rb_root_free(), the path that empties a bpf_rb_root
+ * of a map value when its element is deleted or overwritten, the map is
+ * freed, or the object that owns the root is dropped. Nodes come from
+ * bpf_obj_new_impl(), like a program's; under --debug KASAN catches a node
+ * freed twice or touched after its free, and kmemleak a node left behind.
+ */
+#include <kunit/test.h>
+#include <linux/bpf.h>
+#include <linux/list.h>
+#include <linux/preempt.h>
+#include <linux/rbtree.h>
+
+void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
+
+/* A tree node that owns a list, as a program BTF struct would. */
+struct knode {
+	long key;
+	struct rb_node rb;		/* where a struct bpf_rb_node sits */
+	struct bpf_spin_lock lock;
+	struct list_head items;		/* where a struct bpf_list_head sits */
+};
+
+struct kitem {
+	long key;
+	struct list_head node;		/* where a struct bpf_list_node sits */
+};
+
+struct kvalue {
+	struct bpf_spin_lock lock;
+	struct rb_root_cached root;	/* where a struct bpf_rb_root sits */
+};
+
+static struct bpf_map_graph_roots knode_roots = {
+	.cnt = 1,
+	.root[0] = {
+		.offset = offsetof(struct knode, items),
+		.kind = BPF_GRAPH_LIST,
+		.node_offset = offsetof(struct kitem, node),
+	},
+};
+
+static const struct btf_struct_meta knode_meta = {
+	.spin_lock_off = offsetof(struct knode, lock),
+	.roots = &knode_roots,
+};
+
+static const struct bpf_map_graph_root tree_root = {
+	.offset = offsetof(struct kvalue, root),
+	.kind = BPF_GRAPH_RBTREE,
+	.node_offset = offsetof(struct knode, rb),
+};
+
+static const struct bpf_map_graph_root owning_tree_root = {
+	.offset = offsetof(struct kvalue, root),
+	.kind = BPF_GRAPH_RBTREE,
+	.node_offset = offsetof(struct knode, rb),
+	.value_meta = &knode_meta,
+};
+
+static bool knode_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct knode, rb)->key < rb_entry(b, struct knode, rb)->key;
+}
+
+static void *obj_new(struct kunit *test, size_t size)
+{
+	void *p;
+
+	migrate_disable();
+	p = bpf_obj_new_impl(size, NULL);
+	migrate_enable();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	memset(p, 0, size);
+	return p;
+}
+
+/* Add @n nodes with keys in a scrambled order, each owning @items items. */
+static void fill(struct kunit *test, struct kvalue *v, int n, int items)
+{
+	struct knode *kn;
+	struct kitem *it;
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		kn = obj_new(test, sizeof(*kn));
+		kn->key = (i * 7919L) % n;
+		INIT_LIST_HEAD(&kn->items);
+		for (j = 0; j < items; j++) {
+			it = obj_new(test, sizeof(*it));
+			it->key = j;
+			list_add_tail(&it->node, &kn->items);
+		}
+		rb_add_cached(&kn->rb, &v->root, knode_less);
+	}
+}
+
+static int count(struct rb_root_cached *root)
+{
+	struct rb_node *pos;
+	int n = 0;
+
+	for (pos = rb_first_cached(root); pos; pos = rb_next(pos))
+		n++;
+	return n;
+}
+
+static void free_and_check(struct kunit *test, const struct bpf_map_graph_root *root,
+			   int n, int items)
+{
+	struct kvalue v = { .root = RB_ROOT_CACHED };
+
+	fill(test, &v, n, items);
+	KUNIT_ASSERT_EQ(test, count(&v.root), n);
+	bpf_rb_root_free(root, &v.root, &v.lock);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
+	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&v.root), NULL);
+	KUNIT_EXPECT_EQ(test, v.lock.val, 0);
+}
+
+static void rb_root_free_empty(struct kunit *test)
+{
+	free_and_check(test, &tree_root, 0, 0);
+}
+
+static void rb_root_free_one(struct kunit *test)
+{
+	free_and_check(test, &tree_root, 1, 0);
+}
+
+static void rb_root_free_ten_thousand(struct kunit *test)
+{
+	free_and_check(test, &tree_root, 10000, 0);
+}
+
+/* Each node's own list is drained before the node goes. */
+static void rb_root_free_nodes_owning_lists(struct kunit *test)
+{
+	free_and_check(test, &owning_tree_root, 100, 3);
+}
+
+/* A root nobody used is all zeroes: an empty tree; freeing twice is harmless. */
+static void rb_root_free_zeroed_twice(struct kunit *test)
+{
+	struct kvalue v = {};
+
+	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
+	fill(test, &v, 3, 0);
+	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
+	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
+	KUNIT_EXPECT_PTR_EQ(test, v.root.rb_leftmost, NULL);
+}
+
+static struct kunit_case bpf_rbtree_cases[] = {
+	KUNIT_CASE(rb_root_free_empty),
+	KUNIT_CASE(rb_root_free_one),
+	KUNIT_CASE(rb_root_free_ten_thousand),
+	KUNIT_CASE(rb_root_free_nodes_owning_lists),
+	KUNIT_CASE(rb_root_free_zeroed_twice),
+	{}
+};
+
+static struct kunit_suite bpf_rbtree_suite = {
+	.name = "bpf_rbtree",
+	.test_cases = bpf_rbtree_cases,
+};
+
+kunit_test_suites(&bpf_rbtree_suite);
+
+MODULE_LICENSE("GPL");
