@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for bpf_rb_root_free(), the path that empties a bpf_rb_root
- * of a map value when its element is deleted or overwritten, the map is
- * freed, or the object that owns the root is dropped. Nodes come from
+ * KUnit suite for the bpf_rbtree kfunc bodies, called with a C comparator,
+ * and for bpf_rb_root_free(), the path that empties a bpf_rb_root of a map
+ * value when its element is deleted or overwritten, the map is freed, or
+ * the object that owns the root is dropped. Freed nodes come from
  * bpf_obj_new_impl(), like a program's; under --debug KASAN catches a node
  * freed twice or touched after its free, and kmemleak a node left behind.
  */
@@ -13,6 +14,10 @@
 #include <linux/rbtree.h>
 
 void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
+void bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+		    bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b));
+struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bpf_rb_node *node);
+struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root);
 
 /* A tree node that owns a list, as a program BTF struct would. */
 struct knode {
@@ -153,7 +158,109 @@ static void rb_root_free_zeroed_twice(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, v.root.rb_leftmost, NULL);
 }
 
+/* The kfunc bodies, on nodes the test owns. */
+#define NR_ADD	500
+
+static bool bpf_knode_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return knode_less((struct rb_node *)a, (const struct rb_node *)b);
+}
+
+static struct bpf_rb_node *as_bpf(struct knode *kn)
+{
+	return (struct bpf_rb_node *)&kn->rb;
+}
+
+static long key_of(struct bpf_rb_node *n)
+{
+	return rb_entry((struct rb_node *)n, struct knode, rb)->key;
+}
+
+/* @n nodes with keys (i * 7) % 50: many equal keys, added in array order */
+static struct knode *add_nodes(struct kunit *test, struct kvalue *v, int n)
+{
+	struct knode *kn = kunit_kcalloc(test, n, sizeof(*kn), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, kn);
+	for (i = 0; i < n; i++) {
+		kn[i].key = (i * 7L) % 50;
+		bpf_rbtree_add((struct bpf_rb_root *)&v->root, as_bpf(&kn[i]), bpf_knode_less);
+	}
+	return kn;
+}
+
+/* In order: keys never decrease, and equal keys keep the order of adding. */
+static void rbtree_add_orders_keys(struct kunit *test)
+{
+	struct kvalue v = {};
+	struct knode *kn, *prev = NULL, *cur;
+	struct rb_node *pos;
+	int n = 0;
+
+	kn = add_nodes(test, &v, NR_ADD);
+	for (pos = rb_first_cached(&v.root); pos; pos = rb_next(pos), n++) {
+		cur = rb_entry(pos, struct knode, rb);
+		if (prev) {
+			KUNIT_EXPECT_LE(test, prev->key, cur->key);
+			if (prev->key == cur->key)
+				KUNIT_EXPECT_LT(test, prev - kn, cur - kn);
+		}
+		prev = cur;
+	}
+	KUNIT_EXPECT_EQ(test, n, NR_ADD);
+}
+
+static void rbtree_first_empty_and_not(struct kunit *test)
+{
+	struct kvalue v = {};
+	struct bpf_rb_root *root = (struct bpf_rb_root *)&v.root;
+	struct knode *kn;
+
+	KUNIT_EXPECT_PTR_EQ(test, bpf_rbtree_first(root), NULL);
+	kn = add_nodes(test, &v, NR_ADD);
+	KUNIT_ASSERT_NOT_NULL(test, bpf_rbtree_first(root));
+	KUNIT_EXPECT_EQ(test, key_of(bpf_rbtree_first(root)), 0);
+	/* the first of the equal least keys: the first added */
+	KUNIT_EXPECT_PTR_EQ(test, bpf_rbtree_first(root), as_bpf(&kn[0]));
+}
+
+/* Removing keeps the cached leftmost right, and unlinks the node. */
+static void rbtree_remove_keeps_leftmost(struct kunit *test)
+{
+	struct kvalue v = {};
+	struct bpf_rb_root *root = (struct bpf_rb_root *)&v.root;
+	struct bpf_rb_node *first, *res;
+	long prev = -1;
+	struct knode *kn;
+	int i;
+
+	kn = add_nodes(test, &v, NR_ADD);
+	/* a node that is not the leftmost: the leftmost stays */
+	first = bpf_rbtree_first(root);
+	res = bpf_rbtree_remove(root, as_bpf(&kn[NR_ADD / 2]));
+	KUNIT_EXPECT_PTR_EQ(test, res, as_bpf(&kn[NR_ADD / 2]));
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE(&kn[NR_ADD / 2].rb));
+	KUNIT_EXPECT_PTR_EQ(test, bpf_rbtree_first(root), first);
+	/* the leftmost, again and again: the cache follows, keys come sorted */
+	for (i = 0; i < NR_ADD - 1; i++) {
+		first = bpf_rbtree_first(root);
+		KUNIT_ASSERT_NOT_NULL(test, first);
+		KUNIT_EXPECT_PTR_EQ(test, (struct rb_node *)first, rb_first(&v.root.rb_root));
+		KUNIT_EXPECT_LE(test, prev, key_of(first));
+		prev = key_of(first);
+		res = bpf_rbtree_remove(root, first);
+		KUNIT_EXPECT_PTR_EQ(test, res, first);
+		KUNIT_EXPECT_TRUE(test, RB_EMPTY_NODE((struct rb_node *)res));
+	}
+	KUNIT_EXPECT_PTR_EQ(test, bpf_rbtree_first(root), NULL);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
+}
+
 static struct kunit_case bpf_rbtree_cases[] = {
+	KUNIT_CASE(rbtree_add_orders_keys),
+	KUNIT_CASE(rbtree_first_empty_and_not),
+	KUNIT_CASE(rbtree_remove_keeps_leftmost),
 	KUNIT_CASE(rb_root_free_empty),
 	KUNIT_CASE(rb_root_free_one),
 	KUNIT_CASE(rb_root_free_ten_thousand),

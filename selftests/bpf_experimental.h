@@ -47,12 +47,46 @@ extern void bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node 
 extern struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head) __ksym;
 extern struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head) __ksym;
 
+/* Description
+ *	Add 'node' to the tree at 'root', whose lock must be held, ordered by
+ *	'less': a static function of the program that gets two nodes of the
+ *	tree (non-owning references), runs with the lock held and returns
+ *	true when 'a' goes before 'b'; equal keys keep the order of their
+ *	adding. 'node' must be an object the program owns; afterwards the
+ *	tree owns it, and the program may still use it until it releases the
+ *	lock or removes a node.
+ */
+extern void bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+			   bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b)) __ksym;
+
+/* Description
+ *	Remove 'node' from the tree at 'root', whose lock must be held. 'node'
+ *	must be a non-owning reference to a node of that very tree, as
+ *	bpf_rbtree_add() or bpf_rbtree_first() leave behind. All non-owning
+ *	references to nodes are gone afterwards.
+ * Returns
+ *	The node, owned by the program again (use container_of() to reach its
+ *	struct).
+ */
+extern struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root,
+					     struct bpf_rb_node *node) __ksym;
+
+/* Description
+ *	The first (leftmost, least) node of the tree at 'root', whose lock
+ *	must be held. The tree keeps it: the result is a non-owning reference.
+ * Returns
+ *	The node, or NULL if the tree is empty.
+ */
+extern struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root) __ksym;
+
 #ifndef container_of
 #define container_of(ptr, type, member)				\
 	((type *)((void *)(ptr) - __builtin_offsetof(type, member)))
 #endif
 
-/* Names what a bpf_list_head contains: struct TYPE, linked through FIELD. */
+/* Names what a bpf_list_head or bpf_rb_root contains: struct TYPE, linked
+ * through its node FIELD.
+ */
 #define __contains(name, node) __attribute__((btf_decl_tag("contains:" #name ":" #node)))
 
 #endif
