@@ -336,4 +336,45 @@ long rbtree_remove_other_root(void *ctx)
 	return 0;
 }
 
+/* Beyond upstream: the callback may not add to a tree, not even a node it
+ * owns because it popped it from a list under the same lock.
+ */
+struct node_both {
+	long key;
+	struct bpf_rb_node rb;
+	struct bpf_list_node ln;
+};
+
+private(B) struct bpf_spin_lock block;
+private(B) struct bpf_rb_root broot __contains(node_both, rb);
+private(B) struct bpf_list_head bhead __contains(node_both, ln);
+
+static bool less_both(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct node_both, rb)->key <
+	       container_of(b, struct node_both, rb)->key;
+}
+
+static bool less__add_popped(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct bpf_list_node *l = bpf_list_pop_front(&bhead);
+
+	if (l)
+		bpf_rbtree_add(&broot, &container_of(l, struct node_both, ln)->rb, less_both);
+	return less_both(a, b);
+}
+
+SEC("tc")
+long rbtree_cb_add_popped_node(void *ctx)
+{
+	struct node_both *n = bpf_obj_new(struct node_both);
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&block);
+	bpf_rbtree_add(&broot, &n->rb, less__add_popped);
+	bpf_spin_unlock(&block);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
