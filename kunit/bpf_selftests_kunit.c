@@ -10,6 +10,7 @@
  * into the KTAP diagnostics; its exit status is the verdict.
  *
  * Manifest line: <program> <object> pass [<global>=<value> ...]
+ *                <program> <object> load
  *                <program> <object> fail
  */
 #include <linux/kernel_read_file.h>

@@ -11,6 +11,12 @@ struct node_data {
 	struct bpf_rb_node node;
 };
 
+/* An allocated object that holds a tree and its lock. */
+struct tree_holder {
+	struct bpf_spin_lock lock;
+	struct bpf_rb_root root __contains(node_data, node);
+};
+
 /* Order by key. */
 static __attribute__((unused)) bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 {

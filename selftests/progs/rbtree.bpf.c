@@ -152,11 +152,6 @@ long rbtree_first_empty(void *ctx)
 }
 
 /* A tree inside an allocated object, freed with the object. */
-struct tree_holder {
-	struct bpf_spin_lock lock;
-	struct bpf_rb_root root __contains(node_data, node);
-};
-
 SEC("tc")
 long rbtree_root_in_object(void *ctx)
 {
