@@ -377,4 +377,21 @@ long rbtree_cb_add_popped_node(void *ctx)
 	return 0;
 }
 
+/* Beyond upstream: a node just pushed to a list is not in the tree. */
+SEC("tc")
+long rbtree_remove_list_node(void *ctx)
+{
+	struct node_both *n = bpf_obj_new(struct node_both);
+	struct bpf_rb_node *res;
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&block);
+	bpf_list_push_front(&bhead, &n->ln);
+	res = bpf_rbtree_remove(&broot, &n->rb);
+	bpf_spin_unlock(&block);
+	bpf_obj_drop(container_of(res, struct node_both, rb));
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
