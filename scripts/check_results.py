@@ -18,6 +18,9 @@ import sys
 
 SELFTEST_CASE = ('bpf_selftests', 'bpf_prog')
 ACTUAL_RE = re.compile(r'# bpf_prog: (\S+): actual-error: (.*)$')
+# what the loader proposes for the expected log: the actual errors and the
+# expected lines that still matched, in log order
+BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
 SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|'
                       r'possible circular locking|inconsistent lock state|'
                       r'possible recursive locking|suspicious RCU usage|'
@@ -51,11 +54,13 @@ def glob_selects(glob, suite, case):
 
 
 def bless(console, manifest, expected_dir):
-    actual = {}
+    actual, proposed = {}, {}
     for line in console:
-        m = ACTUAL_RE.search(line)
-        if m:
-            actual.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
+        for regex, found in ((ACTUAL_RE, actual), (BLESS_RE, proposed)):
+            m = regex.search(line)
+            if m:
+                found.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
+    actual.update(proposed)
     changed = 0
     for prog, kind in manifest:
         if kind != 'fail':

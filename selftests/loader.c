@@ -22,7 +22,8 @@
  *     on any leak suspect allocated since jiffies SINCE.
  *
  * Everything goes to REPORT; the exit status is the verdict (0 = passed).
- * Lines starting with "actual-error: " are what ./run_tests.sh --bless keeps.
+ * "actual-error: " lines name the actual errors; "bless-line: " lines are what
+ * ./run_tests.sh --bless writes into the expected log.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -119,7 +120,7 @@ static bool is_btf_or_map_error(char **lines, int nr, int i)
 	       (i + 1 < nr && !strcmp(lines[i + 1], "-- END BTF LOAD LOG --"));
 }
 
-/* The "actual-error:" lines that --bless keeps: BTF/map errors, then the error. */
+/* The "actual-error:" lines: BTF/map errors, then the error. */
 static void say_actual_errors(char **lines, int nr)
 {
 	const char *err = error_line(lines, nr);
@@ -129,6 +130,23 @@ static void say_actual_errors(char **lines, int nr)
 		if (is_btf_or_map_error(lines, nr, i) && lines[i] != err)
 			say("actual-error: %s", lines[i]);
 	say("actual-error: %s", err);
+}
+
+/*
+ * The "bless-line:" lines that --bless writes, in log order: the actual
+ * errors, and the lines of the expected log that were found (@found), so
+ * that lines added to it by hand survive blessing while they still match.
+ */
+static void say_bless_lines(char **lines, int nr, const bool *found)
+{
+	const char *err = error_line(lines, nr);
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (found[i] || lines[i] == err || is_btf_or_map_error(lines, nr, i))
+			say("bless-line: %s", lines[i]);
+	if (!nr)
+		say("bless-line: %s", err);
 }
 
 static void print_tail(char **lines, int nr)
@@ -142,13 +160,17 @@ static void print_tail(char **lines, int nr)
 
 static int check_log(const char *prog)
 {
-	char path[256], *expected, **want, **got, *text;
-	int nr_want, nr_got, i, j = 0;
+	char path[256], *expected = NULL, **want = NULL, **got, *text;
+	int nr_want = 0, nr_got, i, j = 0, ret = 1;
 	size_t len = 0;
+	bool *found;
 	FILE *f;
 
 	text = strdup(log_text ? log_text : "");
 	got = split_lines(text, &nr_got);
+	found = calloc(nr_got + 1, sizeof(*found));
+	if (!text || !found)
+		return 2;
 	say_actual_errors(got, nr_got);
 
 	snprintf(path, sizeof(path), EXPECTED_DIR "/%s.log", prog);
@@ -156,18 +178,14 @@ static int check_log(const char *prog)
 	if (!f) {
 		say("FAIL: no expected log %s (./run_tests.sh --bless writes it)", path);
 		print_tail(got, nr_got);
-		return 1;
+		goto out;
 	}
-	expected = NULL;
-	if (getdelim(&expected, &len, '\0', f) < 0) {
-		say("FAIL: expected log %s is empty", path);
-		return 1;
-	}
+	if (getdelim(&expected, &len, '\0', f) >= 0)
+		want = split_lines(expected, &nr_want);
 	fclose(f);
-	want = split_lines(expected, &nr_want);
 	if (!nr_want) {
 		say("FAIL: expected log %s is empty", path);
-		return 1;
+		goto out;
 	}
 
 	for (i = 0; i < nr_want; i++) {
@@ -179,12 +197,15 @@ static int check_log(const char *prog)
 			say("expected: %s", want[i]);
 			say("actual:   %s", error_line(got, nr_got));
 			print_tail(got, nr_got);
-			return 1;
+			goto out;
 		}
-		j++;
+		found[j++] = true;
 	}
 	say("ok: load failed with the %d expected line(s)", nr_want);
-	return 0;
+	ret = 0;
+out:
+	say_bless_lines(got, nr_got, found);
+	return ret;
 }
 
 /* Ethernet + IPv4 + TCP, 54 bytes: enough for any tc program. */

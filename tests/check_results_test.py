@@ -93,6 +93,19 @@ class CheckResults(unittest.TestCase):
                 self.assertEqual(f.read(), 'libbpf: Error in bpf_create_map_xattr(m)\n'
                                            "map 'm' has to have BTF\n")
 
+    def test_bless_prefers_the_loaders_proposal(self):
+        # a line added to the expected log by hand, still matched, survives
+        console = ('  # bpf_prog: prog_a: actual-error: R1 invalid mem access\n'
+                   '  # bpf_prog: prog_a: bless-line:  frame1: R1=ptr_node_data(non_own_ref)\n'
+                   '  # bpf_prog: prog_a: bless-line: R1 invalid mem access\n')
+        with tempfile.TemporaryDirectory() as exp:
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console,
+                                     '--bless', exp)
+            self.assertEqual(rc, 0, out)
+            with open(os.path.join(exp, 'prog_a.log')) as f:
+                self.assertEqual(f.read(), ' frame1: R1=ptr_node_data(non_own_ref)\n'
+                                           'R1 invalid mem access\n')
+
 
 if __name__ == '__main__':
     unittest.main()
