@@ -138,6 +138,26 @@ long rbtree_first_and_remove(void *ctx)
 	return 0;
 }
 
+/* Through the reference add left behind, the node's fields are writable. */
+SEC("tc")
+long rbtree_non_owning_ref_write(void *ctx)
+{
+	struct bpf_rb_node *res;
+	struct node_data *n;
+
+	n = new_node(2, 0);
+	if (!n)
+		return 1;
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &n->node, less);
+	n->data = 42;
+	res = bpf_rbtree_first(&groot);
+	if (res)
+		first_data = container_of(res, struct node_data, node)->data;
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
 /* first on a tree nobody added to */
 SEC("tc")
 long rbtree_first_empty(void *ctx)

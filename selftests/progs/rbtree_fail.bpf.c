@@ -249,6 +249,20 @@ long rbtree_node_direct_write(void *ctx)
 }
 
 SEC("tc")
+long rbtree_non_owning_node_write(void *ctx)
+{
+	struct node_data *n = new_node(1, 0);
+
+	if (!n)
+		return 1;
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &n->node, less);
+	*(volatile long *)&n->node = 0;
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+SEC("tc")
 long rbtree_drop_under_lock(void *ctx)
 {
 	struct bpf_rb_node *res;
