@@ -6,16 +6,10 @@
  * --debug KASAN catches a double free and kmemleak a node left behind.
  */
 #include <kunit/test.h>
-#include <linux/bpf.h>
 #include <linux/list.h>
-#include <linux/preempt.h>
 #include <linux/slab.h>
 
-void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
-void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
-void bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node);
-struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head);
-struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head);
+#include "graph_kunit.h"
 
 struct knode {
 	long key;
@@ -41,9 +35,7 @@ static void fill(struct kunit *test, struct kvalue *v, int n)
 
 	INIT_LIST_HEAD(&v->head);
 	for (i = 0; i < n; i++) {
-		migrate_disable();
-		kn = bpf_obj_new_impl(sizeof(*kn), NULL);
-		migrate_enable();
+		kn = graph_obj_new(sizeof(*kn));
 		KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, kn, "node %d", i);
 		kn->key = i;
 		list_add_tail(&kn->node, &v->head);

@@ -6,27 +6,13 @@
  * byte written and kmemleak that every object went back.
  */
 #include <kunit/test.h>
-#include <linux/bpf.h>
 #include <linux/list.h>
-#include <linux/preempt.h>
 #include <linux/slab.h>
 
-void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
-void bpf_obj_drop_impl(void *p__alloc, void *meta__ign);
+#include "graph_kunit.h"
 
 #define NR_OBJS		10000
 #define MAX_OBJ_SIZE	4088	/* bpf_mem_alloc's largest bucket less its header */
-
-/* BPF programs run with migration disabled; so must direct callers. */
-static void *obj_new(u64 size)
-{
-	void *p;
-
-	migrate_disable();
-	p = bpf_obj_new_impl(size, NULL);
-	migrate_enable();
-	return p;
-}
 
 static void obj_new_sizes_are_usable(struct kunit *test)
 {
@@ -36,7 +22,7 @@ static void obj_new_sizes_are_usable(struct kunit *test)
 
 	KUNIT_ASSERT_TRUE(test, bpf_global_ma_set);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
-		p = obj_new(sizes[i]);
+		p = graph_obj_new(sizes[i]);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, p, "size %llu", sizes[i]);
 		memset(p, 0xa5, sizes[i]);
 		KUNIT_EXPECT_EQ(test, p[sizes[i] - 1], 0xa5);
@@ -46,14 +32,14 @@ static void obj_new_sizes_are_usable(struct kunit *test)
 
 static void obj_new_too_large_is_null(struct kunit *test)
 {
-	KUNIT_EXPECT_PTR_EQ(test, obj_new(MAX_OBJ_SIZE + 1), NULL);
-	KUNIT_EXPECT_PTR_EQ(test, obj_new(1ULL << 32), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, graph_obj_new(MAX_OBJ_SIZE + 1), NULL);
+	KUNIT_EXPECT_PTR_EQ(test, graph_obj_new(1ULL << 32), NULL);
 }
 
 /* An empty struct must get an object bpf_obj_drop() can free. */
 static void obj_new_empty_struct(struct kunit *test)
 {
-	void *p = obj_new(0);
+	void *p = graph_obj_new(0);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	KUNIT_EXPECT_PTR_NE(test, p, (void *)ZERO_SIZE_PTR);
@@ -75,7 +61,7 @@ static void obj_new_many_live_objects(struct kunit *test)
 	objs = kunit_kcalloc(test, NR_OBJS, sizeof(*objs), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, objs);
 	for (i = 0; i < NR_OBJS; i++) {
-		objs[i] = obj_new(sizeof(u64) * 3);
+		objs[i] = graph_obj_new(sizeof(u64) * 3);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, objs[i], "object %d", i);
 		objs[i][0] = i;
 		objs[i][2] = ~(u64)i;
@@ -154,12 +140,12 @@ static void obj_drop_frees_owned_list(struct kunit *test)
 	struct kelem *e;
 	int i;
 
-	c = obj_new(sizeof(*c));
+	c = graph_obj_new(sizeof(*c));
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
 	memset(c, 0, sizeof(*c));
 	INIT_LIST_HEAD(&c->head);
 	for (i = 0; i < 1000; i++) {
-		e = obj_new(sizeof(*e));
+		e = graph_obj_new(sizeof(*e));
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, e);
 		e->key = i;
 		list_add_tail(&e->node, &c->head);

@@ -8,16 +8,10 @@
  * freed twice or touched after its free, and kmemleak a node left behind.
  */
 #include <kunit/test.h>
-#include <linux/bpf.h>
 #include <linux/list.h>
-#include <linux/preempt.h>
 #include <linux/rbtree.h>
 
-void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
-void bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
-		    bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b));
-struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bpf_rb_node *node);
-struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root);
+#include "graph_kunit.h"
 
 /* A tree node that owns a list, as a program BTF struct would. */
 struct knode {
@@ -71,11 +65,8 @@ static bool knode_less(struct rb_node *a, const struct rb_node *b)
 
 static void *obj_new(struct kunit *test, size_t size)
 {
-	void *p;
+	void *p = graph_obj_new(size);
 
-	migrate_disable();
-	p = bpf_obj_new_impl(size, NULL);
-	migrate_enable();
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	memset(p, 0, size);
 	return p;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the graph KUnit suites share: the kfuncs they call directly (they
+ * have no header: their definitions are there for vmlinux BTF) and a way
+ * to allocate as a BPF program does.
+ */
+#ifndef _GRAPH_KUNIT_H
+#define _GRAPH_KUNIT_H
+
+#include <linux/bpf.h>
+#include <linux/preempt.h>
+
+void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
+void bpf_obj_drop_impl(void *p__alloc, void *meta__ign);
+void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
+void bpf_list_push_back(struct bpf_list_head *head, struct bpf_list_node *node);
+struct bpf_list_node *bpf_list_pop_front(struct bpf_list_head *head);
+struct bpf_list_node *bpf_list_pop_back(struct bpf_list_head *head);
+void bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
+		    bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b));
+struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bpf_rb_node *node);
+struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root);
+
+/* BPF programs run with migration disabled; so must direct callers. */
+static inline void *graph_obj_new(u64 size)
+{
+	void *p;
+
+	migrate_disable();
+	p = bpf_obj_new_impl(size, NULL);
+	migrate_enable();
+	return p;
+}
+
+#endif
