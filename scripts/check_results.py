@@ -6,8 +6,9 @@ the manifest promised; this script fails the run for any test that did not
 pass, for every manifest entry that did not report, and (with --debug) for
 any kernel splat in the console log. It prints one closing line,
 "results: N passed, N failed, N skipped", and exits 0 only when all passed.
-With --bless it rewrites expected-logs/ from the actual errors: failed map
-creations, then the verifier's error line.
+With --bless it rewrites expected-logs/ with the loader's "bless-line:"
+proposal: the actual errors (failed BTF loads and map creations, then the
+verifier's error line) and the old expected lines that still matched.
 """
 import argparse
 import fnmatch
@@ -17,7 +18,6 @@ import re
 import sys
 
 SELFTEST_CASE = ('bpf_selftests', 'bpf_prog')
-ACTUAL_RE = re.compile(r'# bpf_prog: (\S+): actual-error: (.*)$')
 # what the loader proposes for the expected log: the actual errors and the
 # expected lines that still matched, in log order
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
@@ -54,22 +54,20 @@ def glob_selects(glob, suite, case):
 
 
 def bless(console, manifest, expected_dir):
-    actual, proposed = {}, {}
+    proposed = {}
     for line in console:
-        for regex, found in ((ACTUAL_RE, actual), (BLESS_RE, proposed)):
-            m = regex.search(line)
-            if m:
-                found.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
-    actual.update(proposed)
+        m = BLESS_RE.search(line)
+        if m:
+            proposed.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
     changed = 0
     for prog, kind in manifest:
         if kind != 'fail':
             continue
-        if prog not in actual:
+        if prog not in proposed:
             print(f'bless: no actual error for {prog}; {prog}.log left as it is')
             continue
         path = os.path.join(expected_dir, prog + '.log')
-        new = ''.join(line + '\n' for line in actual[prog])
+        new = ''.join(line + '\n' for line in proposed[prog])
         old = open(path).read() if os.path.exists(path) else None
         if old != new:
             with open(path, 'w') as f:

@@ -82,13 +82,13 @@ class CheckResults(unittest.TestCase):
             with open(os.path.join(exp, 'prog_a.log')) as f:
                 return f.read()
 
-    def test_bless_writes_actual_error(self):
-        console = '        # bpf_prog: prog_a: actual-error: R1 invalid mem access\n'
+    def test_bless_writes_the_error(self):
+        console = '        # bpf_prog: prog_a: bless-line: R1 invalid mem access\n'
         self.assertEqual(self.bless(console), 'R1 invalid mem access\n')
 
     def test_bless_keeps_map_error_then_verifier_error(self):
-        console = ('  # bpf_prog: prog_a: actual-error: libbpf: Error in bpf_create_map_xattr(m)\n'
-                   '  # bpf_prog: prog_a: actual-error: map \'m\' has to have BTF\n')
+        console = ('  # bpf_prog: prog_a: bless-line: libbpf: Error in bpf_create_map_xattr(m)\n'
+                   '  # bpf_prog: prog_a: bless-line: map \'m\' has to have BTF\n')
         self.assertEqual(self.bless(console), 'libbpf: Error in bpf_create_map_xattr(m)\n'
                                               "map 'm' has to have BTF\n")
 
