@@ -9,9 +9,7 @@
  * and runs or expects rejection, then writes a report that this case copies
  * into the KTAP diagnostics; its exit status is the verdict.
  *
- * Manifest line: <program> <object> pass [<global>=<value> ...]
- *                <program> <object> load
- *                <program> <object> fail
+ * Manifest lines: see selftests/tests.list.
  */
 #include <linux/kernel_read_file.h>
 #include <linux/slab.h>

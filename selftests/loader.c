@@ -17,6 +17,10 @@
  *     appearing, in order, as a whole line of the log (libbpf's messages and
  *     the verifier log).
  *
+ *   loader REPORT CASE - btf ERRNO
+ *     build BTF case CASE by hand (btf_cases.c) and require
+ *     btf__load_into_kernel() to end in ERRNO (a name such as ENOENT, or 0).
+ *
  *   loader REPORT --kmemleak begin | end SINCE
  *     (debug kernels) begin: forget the leak suspects from boot; end: fail
  *     on any leak suspect allocated since jiffies SINCE.
@@ -38,6 +42,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "btf_cases.h"
 
 #define SELFTEST_DIR	"/selftests"
 #define EXPECTED_DIR	"/expected-logs"
@@ -407,9 +412,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "--kmemleak"))
 		return kmemleak(argv[3], argc > 4 ? argv[4] : NULL);
 	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail") &&
-			 strcmp(argv[4], "load")))
+			 strcmp(argv[4], "load") && strcmp(argv[4], "btf")))
 		return 2;
 	libbpf_set_print(libbpf_log);
+	if (!strcmp(argv[4], "btf")) {
+		say("BTF case: %s, expect: %s", argv[2], argc > 5 ? argv[5] : "?");
+		return run_btf_case(argv[2], argc > 5 ? argv[5] : "?", say);
+	}
 
 	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);
 	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BTF the kernel must refuse, built by hand with libbpf's btf__add_*() so
+ * that each case breaks exactly the rules it names, in the order it needs,
+ * and loaded with btf__load_into_kernel(): the errno is the verdict.
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btf_cases.h"
+
+/* Type ids of the special structs every case starts with */
+enum { INT = 1, SPIN_LOCK, LIST_HEAD, LIST_NODE, RB_ROOT, RB_NODE, FIRST_FREE };
+
+static struct btf *base_btf(void)
+{
+	struct btf *btf = btf__new_empty();
+
+	if (!btf)
+		return NULL;
+	btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	btf__add_struct(btf, "bpf_spin_lock", 4);
+	btf__add_field(btf, "val", INT, 0, 0);
+	btf__add_struct(btf, "bpf_list_head", 16);
+	btf__add_struct(btf, "bpf_list_node", 16);
+	btf__add_struct(btf, "bpf_rb_root", 16);
+	btf__add_struct(btf, "bpf_rb_node", 24);
+	return btf;
+}
+
+/* struct NAME { ... } with FIELDS (name, type, bit offset); a list head
+ * or rb root member at index I gets the tag CONTAINS[I] when not NULL.
+ */
+struct field {
+	const char *name;
+	int type;
+	int bit_off;
+	const char *contains;
+};
+
+static int add_struct(struct btf *btf, const char *name, int size,
+		      const struct field *fields, int nr)
+{
+	int id = btf__add_struct(btf, name, size), i;
+
+	for (i = 0; i < nr; i++)
+		btf__add_field(btf, fields[i].name, fields[i].type, fields[i].bit_off, 0);
+	for (i = 0; i < nr; i++)
+		if (fields[i].contains)
+			btf__add_decl_tag(btf, fields[i].contains, id, i);
+	return id;
+}
+
+#define STRUCT(btf, name, size, ...)						\
+	({									\
+		const struct field __f[] = { __VA_ARGS__ };			\
+		add_struct(btf, name, size, __f, sizeof(__f) / sizeof(__f[0]));	\
+	})
+
+/* A list node type: struct bar { struct bpf_list_node node; } */
+static void add_bar(struct btf *btf)
+{
+	STRUCT(btf, "bar", 16, { "node", LIST_NODE, 0 });
+}
+
+static void too_many_locks(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "a", SPIN_LOCK, 0 }, { "b", SPIN_LOCK, 32 },
+	       { "c", LIST_HEAD, 64 });
+}
+
+static void missing_lock(struct btf *btf)
+{
+	STRUCT(btf, "foo", 16, { "head", LIST_HEAD, 0, "contains:bar:node" });
+	add_bar(btf);
+}
+
+static void fields_overlap(struct btf *btf)
+{
+	STRUCT(btf, "foo", 16, { "a", LIST_HEAD, 0, "contains:bar:node" },
+	       { "b", LIST_NODE, 0 }, { "c", SPIN_LOCK, 0 });
+	add_bar(btf);
+}
+
+static void missing_contains(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 }, { "head", LIST_HEAD, 64 });
+}
+
+static void missing_struct(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:no_such_struct:node" });
+}
+
+static void missing_node(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:no_such_node" });
+	add_bar(btf);
+}
+
+static void node_wrong_type(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:key" });
+	STRUCT(btf, "bar", 24, { "key", INT, 0 }, { "node", LIST_NODE, 64 });
+}
+
+static void two_nodes_one_name(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" });
+	STRUCT(btf, "bar", 32, { "node", LIST_NODE, 0 }, { "node", LIST_NODE, 128 });
+}
+
+static void list_and_rb_node(struct btf *btf)
+{
+	STRUCT(btf, "bar", 40, { "l", LIST_NODE, 0 }, { "r", RB_NODE, 128 });
+}
+
+/* A type on its own list: ownership cycle */
+static void own_type(struct btf *btf)
+{
+	STRUCT(btf, "foo", 40, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:foo:node" }, { "node", LIST_NODE, 192 });
+}
+
+/* The cycle of own_type() without the lock: the lock is checked first. */
+static void own_type_missing_lock(struct btf *btf)
+{
+	STRUCT(btf, "foo", 32, { "head", LIST_HEAD, 0, "contains:foo:node" },
+	       { "node", LIST_NODE, 128 });
+}
+
+/* Five roots in one struct, one more than a value may have */
+static void too_many_roots(struct btf *btf)
+{
+	STRUCT(btf, "foo", 88, { "lock", SPIN_LOCK, 0 },
+	       { "h0", LIST_HEAD, 64, "contains:bar:node" },
+	       { "h1", LIST_HEAD, 192, "contains:bar:node" },
+	       { "h2", LIST_HEAD, 320, "contains:bar:node" },
+	       { "h3", LIST_HEAD, 448, "contains:bar:node" },
+	       { "h4", LIST_HEAD, 576, "contains:bar:node" });
+	add_bar(btf);
+}
+
+/* A list node type that owns a list, before the type it contains, whose
+ * own root is refused: the refusal is that of the contained type.
+ */
+static void owner_before_refused_type(struct btf *btf)
+{
+	STRUCT(btf, "outer", 40, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:inner:node" }, { "node", LIST_NODE, 192 });
+	STRUCT(btf, "inner", 40, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:no_such_struct:node" },
+	       { "node", LIST_NODE, 192 });
+}
+
+/* What must load: a lock alone, and a list of nodes next to its lock */
+static void lock_only(struct btf *btf)
+{
+	STRUCT(btf, "foo", 8, { "lock", SPIN_LOCK, 0 }, { "data", INT, 32 });
+}
+
+static void owner_and_owned(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" });
+	add_bar(btf);
+}
+
+static const struct {
+	const char *name;
+	void (*build)(struct btf *btf);
+} cases[] = {
+	{ "btf_too_many_locks", too_many_locks },
+	{ "btf_missing_lock", missing_lock },
+	{ "btf_fields_overlap", fields_overlap },
+	{ "btf_missing_contains", missing_contains },
+	{ "btf_missing_struct", missing_struct },
+	{ "btf_missing_node", missing_node },
+	{ "btf_node_wrong_type", node_wrong_type },
+	{ "btf_two_nodes_one_name", two_nodes_one_name },
+	{ "btf_list_and_rb_node", list_and_rb_node },
+	{ "btf_own_type", own_type },
+	{ "btf_own_type_missing_lock", own_type_missing_lock },
+	{ "btf_too_many_roots", too_many_roots },
+	{ "btf_owner_before_refused_type", owner_before_refused_type },
+	{ "btf_lock_only", lock_only },
+	{ "btf_owner_and_owned", owner_and_owned },
+};
+
+static const struct {
+	const char *name;
+	int err;
+} errnos[] = {
+	{ "0", 0 }, { "EINVAL", EINVAL }, { "ENOENT", ENOENT }, { "EEXIST", EEXIST },
+	{ "E2BIG", E2BIG }, { "ELOOP", ELOOP },
+};
+
+static const char *errno_name(int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+		if (errnos[i].err == err)
+			return errnos[i].name;
+	return strerror(err);
+}
+
+int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...))
+{
+	unsigned int i, e;
+	struct btf *btf;
+	int err;
+
+	for (e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++)
+		if (!strcmp(errnos[e].name, expect))
+			break;
+	if (e == sizeof(errnos) / sizeof(errnos[0])) {
+		say("FAIL: unknown errno %s", expect);
+		return 1;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(cases[i].name, name))
+			break;
+	if (i == sizeof(cases) / sizeof(cases[0])) {
+		say("FAIL: no BTF case %s in the loader", name);
+		return 1;
+	}
+	btf = base_btf();
+	if (!btf || btf__type_cnt(btf) != FIRST_FREE) {
+		say("FAIL: cannot build the base BTF");
+		return 1;
+	}
+	cases[i].build(btf);
+	err = -btf__load_into_kernel(btf);
+	btf__free(btf);
+	if (err != errnos[e].err) {
+		say("FAIL: BTF load: expected %s, actual %s", expect, errno_name(err));
+		say("actual-error: BTF load %s", errno_name(err));
+		return 1;
+	}
+	say("ok: BTF load %s", expect);
+	return 0;
+}

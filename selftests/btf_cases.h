@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Hand-built BTF cases of the loader (see btf_cases.c). */
+#ifndef __BTF_CASES_H
+#define __BTF_CASES_H
+
+/* Load BTF case @name; 0 if the load ends in errno @expect ("0" = loads). */
+int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...));
+
+#endif
