@@ -310,4 +310,64 @@ int list_head_in_tracing_prog(void *ctx)
 	return 0;
 }
 
+/* The node argument's own struct must have a node at its offset. */
+SEC("tc")
+int list_node_not_found(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_front(&ghead, (struct bpf_list_node *)&n->data);
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+SEC("tc")
+int list_node_variable_offset(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_front(&ghead, (void *)&n->node + (skb->len & 8));
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+/* An object on a list, which owns a list itself. */
+struct list_owner_node {
+	struct bpf_spin_lock lock;
+	struct bpf_list_head head __contains(node_data, node);
+	struct bpf_list_node node;
+};
+
+private(C) struct bpf_spin_lock owners_lock;
+private(C) struct bpf_list_head owners __contains(list_owner_node, node);
+
+/* Once pushed, the owner is a non-owning reference: no root of it may be
+ * used, not even under the lock that protects it in the list.
+ */
+SEC("tc")
+int list_head_in_non_owning_object(struct __sk_buff *skb)
+{
+	struct list_owner_node *o = bpf_obj_new(struct list_owner_node);
+	struct node_data *n;
+
+	if (!o)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (!n) {
+		bpf_obj_drop(o);
+		return 0;
+	}
+	bpf_spin_lock(&owners_lock);
+	bpf_list_push_front(&owners, &o->node);
+	bpf_list_push_front(&o->head, &n->node);
+	bpf_spin_unlock(&owners_lock);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
