@@ -126,4 +126,12 @@ int obj_new_no_null_check(struct __sk_buff *skb)
 	return 0;
 }
 
+/* The offset is checked before the type, as for any kfunc argument. */
+SEC("tc")
+int obj_drop_modified_ctx(struct __sk_buff *skb)
+{
+	bpf_obj_drop((void *)skb + 8);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
