@@ -2,15 +2,20 @@
 /*
  * BTF the kernel must refuse, built by hand with libbpf's btf__add_*() so
  * that each case breaks exactly the rules it names, in the order it needs,
- * and loaded with btf__load_into_kernel(): the errno is the verdict.
+ * and loaded with btf__load_into_kernel(): the errno is the verdict. A case
+ * that names a map value type must load, and the errno is that of creating
+ * an array map with that value.
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "btf_cases.h"
 
 /* Type ids of the special structs every case starts with */
-enum { INT = 1, SPIN_LOCK, LIST_HEAD, LIST_NODE, RB_ROOT, RB_NODE, FIRST_FREE };
+enum { INT = 1, SPIN_LOCK, LIST_HEAD, LIST_NODE, RB_ROOT, RB_NODE, TIMER, TASK, KPTR_TAG,
+       KPTR, FIRST_FREE };
 
 static struct btf *base_btf(void)
 {
@@ -25,6 +30,11 @@ static struct btf *base_btf(void)
 	btf__add_struct(btf, "bpf_list_node", 16);
 	btf__add_struct(btf, "bpf_rb_root", 16);
 	btf__add_struct(btf, "bpf_rb_node", 24);
+	btf__add_struct(btf, "bpf_timer", 16);
+	/* a kptr: pointer to a type tagged "kptr" of a kernel struct */
+	btf__add_struct(btf, "task_struct", 0);
+	btf__add_type_tag(btf, "kptr", TASK);
+	btf__add_ptr(btf, KPTR_TAG);
 	return btf;
 }
 
@@ -157,6 +167,27 @@ static void owner_before_refused_type(struct btf *btf)
 	       { "node", LIST_NODE, 192 });
 }
 
+/* A lock at an offset that is no multiple of its alignment */
+static void lock_misaligned(struct btf *btf)
+{
+	STRUCT(btf, "foo", 8, { "c", INT, 0 }, { "lock", SPIN_LOCK, 8 });
+}
+
+/* Map values whose list head shares bytes with a kptr or a timer */
+static void head_over_kptr(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" }, { "p", KPTR, 128 });
+	add_bar(btf);
+}
+
+static void head_over_timer(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" }, { "t", TIMER, 64 });
+	add_bar(btf);
+}
+
 /* What must load: a lock alone, and a list of nodes next to its lock */
 static void lock_only(struct btf *btf)
 {
@@ -173,6 +204,7 @@ static void owner_and_owned(struct btf *btf)
 static const struct {
 	const char *name;
 	void (*build)(struct btf *btf);
+	const char *map_value;	/* create an array map of this struct */
 } cases[] = {
 	{ "btf_too_many_locks", too_many_locks },
 	{ "btf_missing_lock", missing_lock },
@@ -187,6 +219,9 @@ static const struct {
 	{ "btf_own_type_missing_lock", own_type_missing_lock },
 	{ "btf_too_many_roots", too_many_roots },
 	{ "btf_owner_before_refused_type", owner_before_refused_type },
+	{ "btf_lock_misaligned", lock_misaligned },
+	{ "btf_map_head_over_kptr", head_over_kptr, "foo" },
+	{ "btf_map_head_over_timer", head_over_timer, "foo" },
 	{ "btf_lock_only", lock_only },
 	{ "btf_owner_and_owned", owner_and_owned },
 };
@@ -209,8 +244,30 @@ static const char *errno_name(int err)
 	return strerror(err);
 }
 
+/* Create a one-element array map of struct @value; its errno or 0 */
+static int create_map(struct btf *btf, const char *value)
+{
+	int id = btf__find_by_name_kind(btf, value, BTF_KIND_STRUCT);
+	LIBBPF_OPTS(bpf_map_create_opts, opts,
+		.btf_fd = btf__fd(btf),
+		.btf_key_type_id = INT,
+		.btf_value_type_id = id,
+	);
+	int fd;
+
+	if (id < 0)
+		return ENOENT;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, value, 4,
+			    btf__type_by_id(btf, id)->size, 1, &opts);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...))
 {
+	const char *what;
 	unsigned int i, e;
 	struct btf *btf;
 	int err;
@@ -229,6 +286,7 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 		say("FAIL: no BTF case %s in the loader", name);
 		return 1;
 	}
+	what = cases[i].map_value ? "map creation" : "BTF load";
 	btf = base_btf();
 	if (!btf || btf__type_cnt(btf) != FIRST_FREE) {
 		say("FAIL: cannot build the base BTF");
@@ -236,12 +294,14 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	}
 	cases[i].build(btf);
 	err = -btf__load_into_kernel(btf);
+	if (!err && cases[i].map_value)
+		err = create_map(btf, cases[i].map_value);
 	btf__free(btf);
 	if (err != errnos[e].err) {
-		say("FAIL: BTF load: expected %s, actual %s", expect, errno_name(err));
-		say("actual-error: BTF load %s", errno_name(err));
+		say("FAIL: %s: expected %s, actual %s", what, expect, errno_name(err));
+		say("actual-error: %s %s", what, errno_name(err));
 		return 1;
 	}
-	say("ok: BTF load %s", expect);
+	say("ok: %s %s", what, expect);
 	return 0;
 }

@@ -123,4 +123,54 @@ int for_each_nested_add_own_elem(void *ctx)
 	return 0;
 }
 
+/*
+ * Two elements of one map, and a pointer to one or the other: the path
+ * where it is the locked element is verified first and is safe; the other
+ * path must not be pruned as equivalent to it.
+ */
+static __always_inline struct elem *elem_at(int key)
+{
+	return bpf_map_lookup_elem(&elems, &key);
+}
+
+SEC("tc")
+int map_values_pruned_unlock_other(struct __sk_buff *skb)
+{
+	struct elem *a = elem_at(0), *b = elem_at(1), *v;
+
+	if (!a || !b)
+		return 0;
+	bpf_spin_lock(&a->lock);
+	v = a;
+	if (skb->len > 100)
+		v = b;
+	bpf_spin_unlock(&v->lock);
+	return 0;
+}
+
+SEC("tc")
+int map_values_pruned_add_other(struct __sk_buff *skb)
+{
+	struct elem *a = elem_at(0), *b = elem_at(1), *v;
+	struct node_data *n;
+
+	if (!a || !b)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (!n)
+		return 0;
+	/* two jumps: enough for the verifier to keep the state at the join */
+	if (skb->len == 1)
+		skb->mark = 1;
+	if (skb->len == 2)
+		skb->mark = 2;
+	bpf_spin_lock(&a->lock);
+	v = a;
+	if (skb->len > 100)
+		v = b;
+	bpf_rbtree_add(&v->root, &n->node, less);
+	bpf_spin_unlock(&a->lock);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
