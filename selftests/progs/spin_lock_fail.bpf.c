@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* bpf_spin_lock misuse the 6.1 verifier already refuses; one program each. */
+/* bpf_spin_lock misuse the verifier refuses, in upstream 6.3's words; one program each. */
 #include "bpf_progs.h"
 
 struct locked {
@@ -13,6 +13,17 @@ struct {
 	__type(key, int);
 	__type(value, struct locked);
 } locked_map SEC(".maps");
+
+struct plain {
+	int a, b;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct plain);
+} plain_map SEC(".maps");
 
 static struct locked *lookup(int key)
 {
@@ -77,6 +88,31 @@ int spin_lock_direct_access(struct __sk_buff *skb)
 	if (!v)
 		return 0;
 	return *(volatile __u32 *)&v->lock;
+}
+
+SEC("tc")
+int spin_lock_map_without_lock(struct __sk_buff *skb)
+{
+	int key = 0;
+	struct plain *v = bpf_map_lookup_elem(&plain_map, &key);
+
+	if (!v)
+		return 0;
+	bpf_spin_lock((struct bpf_spin_lock *)v);
+	bpf_spin_unlock((struct bpf_spin_lock *)v);
+	return 0;
+}
+
+SEC("tc")
+int spin_lock_wrong_offset(struct __sk_buff *skb)
+{
+	struct locked *v = lookup(0);
+
+	if (!v)
+		return 0;
+	bpf_spin_lock((struct bpf_spin_lock *)&v->value);
+	bpf_spin_unlock((struct bpf_spin_lock *)&v->value);
+	return 0;
 }
 
 char _license[] SEC("license") = "GPL";
