@@ -12,7 +12,7 @@ usage() {
 	cat <<EOF
 usage: $0 [--debug] [--bless] [GLOB]
   GLOB      run only the KUnit suites/tests matching GLOB (kunit.py filter_glob)
-  --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep); any splat fails
+  --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
 EOF
@@ -66,8 +66,9 @@ set -e
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
 
 check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
-	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob")
-[ "$debug" = 0 ] || check+=(--debug)
+	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob"
+	--kunit-dir "$REPO/kunit" --kconfig "$build_dir/.config"
+	--allowlist "$REPO/scripts/splat-allowlist")
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
 set +e
 python3 "$REPO/scripts/check_results.py" "${check[@]}"

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Turn kunit.py's JSON and the guest console log into the harness verdict.
 
-kunit.py counts a skipped test as a success and cannot know which selftests
-the manifest promised; this script fails the run for any test that did not
-pass, for every manifest entry that did not report, and (with --debug) for
-any kernel splat in the console log. It prints one closing line,
+kunit.py counts a skipped test as a success and cannot know which suites or
+selftests should have run; this script fails the run for any test that did
+not pass, for every KUnit suite of kunit/ the kernel was configured to
+build that did not report, for every manifest entry that did not report,
+and for any kernel splat in the console log that the allowlist does not
+explain. It prints one closing line,
 "results: N passed, N failed, N skipped", and exits 0 only when all passed.
 With --bless it rewrites expected-logs/ with the loader's "bless-line:"
 proposal: the actual errors (failed BTF loads and map creations, then the
@@ -21,10 +23,13 @@ SELFTEST_CASE = ('bpf_selftests', 'bpf_prog')
 # what the loader proposes for the expected log: the actual errors and the
 # expected lines that still matched, in log order
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
-SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|'
+SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|Oops|'
                       r'possible circular locking|inconsistent lock state|'
                       r'possible recursive locking|suspicious RCU usage|'
-                      r'unreferenced object')
+                      r'DEBUG_LOCKS_WARN_ON|rcu: INFO:|detected stall|'
+                      r'blocked for more than|unreferenced object')
+SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
+MAKE_OBJ_RE = re.compile(r'^obj-\$\(CONFIG_\w+\)\s*\+=\s*(\w+)\.o')
 
 
 def leaves(group, path=()):
@@ -44,6 +49,46 @@ def read_manifest(path):
             if words:
                 entries.append((words[0], words[2]))
     return entries
+
+
+def expected_suites(kunit_dir, kconfig):
+    """The suites of kunit/*.c that kunit/Makefile builds under @kconfig.
+
+    A file listed inside "ifdef CONFIG_X" is built only when the kernel's
+    .config sets CONFIG_X.
+    """
+    with open(kconfig) as f:
+        enabled = {line.split('=', 1)[0] for line in f if re.match(r'CONFIG_\w+=[ym]', line)}
+    built, cond = [], []
+    with open(os.path.join(kunit_dir, 'Makefile')) as f:
+        for line in f:
+            words = line.split()
+            if words[:1] == ['ifdef']:
+                cond.append(words[1])
+            elif words[:1] == ['endif']:
+                cond.pop()
+            elif MAKE_OBJ_RE.match(line) and all(c in enabled for c in cond):
+                built.append(MAKE_OBJ_RE.match(line).group(1) + '.c')
+    suites = []
+    for name in built:
+        with open(os.path.join(kunit_dir, name)) as f:
+            suites += SUITE_RE.findall(f.read())
+    return suites
+
+
+def read_allowlist(path):
+    """(pattern, reason) per line "REGEX  # reason"; a line without a reason is an error."""
+    entries, bad = [], []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith('#'):
+                continue
+            pattern, _, reason = line.rstrip('\n').partition('#')
+            if not pattern.strip() or not reason.strip():
+                bad.append(f'{path}:{n}: an allowlist entry needs a pattern and "# reason"')
+                continue
+            entries.append((re.compile(pattern.strip()), reason.strip()))
+    return entries, bad
 
 
 def glob_selects(glob, suite, case):
@@ -83,7 +128,9 @@ def main():
     ap.add_argument('--console', required=True)
     ap.add_argument('--manifest', required=True)
     ap.add_argument('--glob', default='')
-    ap.add_argument('--debug', action='store_true')
+    ap.add_argument('--kunit-dir', help='kunit/ of the repo: the suites that must report')
+    ap.add_argument('--kconfig', help="the kernel's .config, for kunit/Makefile's ifdefs")
+    ap.add_argument('--allowlist', help='kernel splats to tolerate, each with its reason')
     ap.add_argument('--bless', metavar='EXPECTED_DIR')
     args = ap.parse_args()
 
@@ -107,6 +154,17 @@ def main():
         if status != 'PASS':
             problems.append(f'{".".join(path)}: {status}')
 
+    if args.kunit_dir:
+        try:
+            suites = expected_suites(args.kunit_dir, args.kconfig)
+        except OSError as e:
+            suites = []
+            problems.append(f'cannot tell which suites must run ({e})')
+        reported = {p[0] for p, _ in tests}
+        for suite in suites:
+            if glob_selects(args.glob, suite, '*') and suite not in reported:
+                problems.append(f'suite {suite}: built from kunit/ but did not report')
+
     if glob_selects(args.glob, *SELFTEST_CASE):
         ran = [p[-1] for p, _ in tests if p[:2] == SELFTEST_CASE]
         for prog, _ in manifest:
@@ -118,10 +176,13 @@ def main():
     if not tests:
         problems.append('no test ran')
 
-    if args.debug:
-        for line in console:
-            if SPLAT_RE.search(line):
-                problems.append(f'kernel splat: {line.strip()}')
+    allowed = []
+    if args.allowlist:
+        allowed, bad = read_allowlist(args.allowlist)
+        problems += bad
+    for line in console:
+        if SPLAT_RE.search(line) and not any(p.search(line) for p, _ in allowed):
+            problems.append(f'kernel splat: {line.strip()}')
 
     if args.bless:
         bless(console, manifest, args.bless)

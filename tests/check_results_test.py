@@ -65,13 +65,54 @@ class CheckResults(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn('no kunit.py results', out)
 
-    def test_debug_splat_is_a_failure(self):
+    def test_splat_is_a_failure_in_every_run(self):
         console = '[    2.1] BUG: KASAN: use-after-free in foo\n'
-        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console, '--debug')
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console)
         self.assertEqual(rc, 1)
         self.assertIn('kernel splat: [    2.1] BUG: KASAN', out)
-        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console)
+
+    def allowlist(self, text):
+        f = tempfile.NamedTemporaryFile('w', suffix='.allow', delete=False)
+        f.write(text)
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_allowlisted_splat_passes(self):
+        console = '[    1.0] WARNING: CPU: 0 PID: 1 at boot.c:1 quirk\n'
+        allow = self.allowlist('# header\nat boot\\.c:1 quirk  # a firmware quirk of QEMU\n')
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console,
+                                 '--allowlist', allow)
         self.assertEqual(rc, 0, out)
+
+    def test_allowlist_entry_needs_a_reason(self):
+        allow = self.allowlist('at boot\\.c:1 quirk\n')
+        rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', '--allowlist', allow)
+        self.assertEqual(rc, 1)
+        self.assertIn('needs a pattern and "# reason"', out)
+
+    def kunit_dir(self, d):
+        """kunit/ with rb_root_cached always built, kmemleak_end only under KMEMLEAK."""
+        with open(os.path.join(d, 'Makefile'), 'w') as f:
+            f.write('obj-$(CONFIG_T) += rb.o\nifdef CONFIG_DEBUG_KMEMLEAK\n'
+                    'obj-$(CONFIG_T) += leak.o\nendif\n')
+        for name, suite in (('rb.c', 'rb_root_cached'), ('leak.c', 'kmemleak_end')):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write('static struct kunit_suite s = {\n\t.name = "%s",\n};\n' % suite)
+        return d
+
+    def test_suite_that_did_not_report_is_a_failure(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, 'config'), 'w') as f:
+                f.write('CONFIG_T=y\nCONFIG_DEBUG_KMEMLEAK=y\n')
+            args = ('--kunit-dir', self.kunit_dir(d), '--kconfig', os.path.join(d, 'config'))
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
+            self.assertEqual(rc, 1)
+            self.assertIn('suite kmemleak_end: built from kunit/ but did not report', out)
+            with open(os.path.join(d, 'config'), 'w') as f:
+                f.write('CONFIG_T=y\n# CONFIG_DEBUG_KMEMLEAK is not set\n')
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
+            self.assertEqual(rc, 0, out)
 
     def bless(self, console):
         """Bless prog_a from @console; return what its expected log became."""
