@@ -67,8 +67,8 @@ def expected_suites(kunit_dir, kconfig):
                 cond.append(words[1])
             elif words[:1] == ['endif']:
                 cond.pop()
-            elif MAKE_OBJ_RE.match(line) and all(c in enabled for c in cond):
-                built.append(MAKE_OBJ_RE.match(line).group(1) + '.c')
+            elif all(c in enabled for c in cond) and (m := MAKE_OBJ_RE.match(line)):
+                built.append(m.group(1) + '.c')
     suites = []
     for name in built:
         with open(os.path.join(kunit_dir, name)) as f:

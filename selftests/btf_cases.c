@@ -13,6 +13,8 @@
 #include <bpf/btf.h>
 #include "btf_cases.h"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Type ids of the special structs every case starts with */
 enum { INT = 1, SPIN_LOCK, LIST_HEAD, LIST_NODE, RB_ROOT, RB_NODE, TIMER, TASK, KPTR_TAG,
        KPTR, FIRST_FREE };
@@ -64,7 +66,7 @@ static int add_struct(struct btf *btf, const char *name, int size,
 #define STRUCT(btf, name, size, ...)						\
 	({									\
 		const struct field __f[] = { __VA_ARGS__ };			\
-		add_struct(btf, name, size, __f, sizeof(__f) / sizeof(__f[0]));	\
+		add_struct(btf, name, size, __f, ARRAY_SIZE(__f));		\
 	})
 
 /* A list node type: struct bar { struct bpf_list_node node; } */
@@ -238,7 +240,7 @@ static const char *errno_name(int err)
 {
 	unsigned int i;
 
-	for (i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(errnos); i++)
 		if (errnos[i].err == err)
 			return errnos[i].name;
 	return strerror(err);
@@ -272,17 +274,17 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	struct btf *btf;
 	int err;
 
-	for (e = 0; e < sizeof(errnos) / sizeof(errnos[0]); e++)
+	for (e = 0; e < ARRAY_SIZE(errnos); e++)
 		if (!strcmp(errnos[e].name, expect))
 			break;
-	if (e == sizeof(errnos) / sizeof(errnos[0])) {
+	if (e == ARRAY_SIZE(errnos)) {
 		say("FAIL: unknown errno %s", expect);
 		return 1;
 	}
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		if (!strcmp(cases[i].name, name))
 			break;
-	if (i == sizeof(cases) / sizeof(cases[0])) {
+	if (i == ARRAY_SIZE(cases)) {
 		say("FAIL: no BTF case %s in the loader", name);
 		return 1;
 	}
