@@ -3,6 +3,7 @@
 # KUnit suites and BPF selftests in a QEMU guest with kunit.py.
 #
 #   ./run_tests.sh [--debug] [--bless] [GLOB]
+#   ./run_tests.sh --mutants [GLOB]       (scripts/mutants.sh)
 #
 # Exits 0 only when every test ran and passed. See README.md.
 set -euo pipefail
@@ -11,9 +12,12 @@ REPO=$(cd "$(dirname "$0")" && pwd)
 usage() {
 	cat <<EOF
 usage: $0 [--debug] [--bless] [GLOB]
+       $0 --mutants [GLOB]
   GLOB      run only the KUnit suites/tests matching GLOB (kunit.py filter_glob)
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
+  --mutants run the suite once per mutant in mutants/ (GLOB: mutant names)
+            and print the mutation score
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
 EOF
 }
@@ -23,6 +27,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) debug=1 ;;
 	--bless) bless=1 ;;
+	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
@@ -47,9 +52,12 @@ initramfs=$SELFTEST_OUT/initramfs.cpio
 
 build_dir=$WORK_DIR/build
 kunitconfigs=(--kunitconfig="$REPO/kunitconfig")
+kernel_args=()
 if [ "$debug" = 1 ]; then
 	build_dir=$WORK_DIR/build-debug
 	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
+	# every KASAN report, not only the first: graph_kasan provokes one
+	kernel_args=(--kernel_args=kasan_multi_shot)
 fi
 # A failed build leaves no console log behind, not the previous one.
 rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt} "$build_dir/test.log"
@@ -57,7 +65,7 @@ rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt} "$build_dir/test.log"
 log "kunit.py run (build dir $build_dir)"
 set +e
 (cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
-	--build_dir="$build_dir" "${kunitconfigs[@]}" --jobs="$(nproc)" \
+	--build_dir="$build_dir" "${kunitconfigs[@]}" "${kernel_args[@]}" --jobs="$(nproc)" \
 	--timeout="$KUNIT_TIMEOUT" --qemu_args="-initrd $initramfs" \
 	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"}) 2>&1 |
 	tee "$RESULTS_DIR/kunit.txt"

@@ -2,8 +2,10 @@
 /*
  * KUnit suite for the bpf_list kfunc bodies and for bpf_list_head_free(),
  * the path that empties a list head of a map value when its element is
- * deleted or overwritten, or the map is freed. Nodes come from bpf_obj_new_impl(), like a program's; under
- * --debug KASAN catches a double free and kmemleak a node left behind.
+ * deleted or overwritten, or the map is freed. Nodes come from
+ * bpf_obj_new_impl(), like a program's, and each free path must free all of
+ * them (the count of live objects says so in every run); under --debug
+ * KASAN catches a double free and kmemleak a node left behind.
  */
 #include <kunit/test.h>
 #include <linux/list.h>
@@ -44,13 +46,16 @@ static void fill(struct kunit *test, struct kvalue *v, int n)
 
 static void drain_and_check(struct kunit *test, int n)
 {
+	long live = graph_objs_live();
 	struct kvalue v = {};
 
 	fill(test, &v, n);
 	KUNIT_EXPECT_EQ(test, list_count_nodes(&v.head), (size_t)n);
+	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, n);
 	bpf_list_head_free(&root, &v.head, &v.lock);
 	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
 	KUNIT_EXPECT_EQ(test, v.lock.val, 0);
+	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0, "objects left of %d", n);
 }
 
 static void list_free_empty(struct kunit *test)
@@ -81,12 +86,14 @@ static void list_free_zeroed_head(struct kunit *test)
 /* Freeing twice is harmless: the second call finds an empty list. */
 static void list_free_twice(struct kunit *test)
 {
+	long live = graph_objs_live();
 	struct kvalue v = {};
 
 	fill(test, &v, 3);
 	bpf_list_head_free(&root, &v.head, &v.lock);
 	bpf_list_head_free(&root, &v.head, &v.lock);
 	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
+	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }
 
 static struct bpf_list_node *as_node(struct knode *kn)

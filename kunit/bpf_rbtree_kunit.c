@@ -4,8 +4,10 @@
  * and for bpf_rb_root_free(), the path that empties a bpf_rb_root of a map
  * value when its element is deleted or overwritten, the map is freed, or
  * the object that owns the root is dropped. Freed nodes come from
- * bpf_obj_new_impl(), like a program's; under --debug KASAN catches a node
- * freed twice or touched after its free, and kmemleak a node left behind.
+ * bpf_obj_new_impl(), like a program's, and each free path must free all of
+ * them (the count of live objects says so in every run); under --debug
+ * KASAN catches a node freed twice or touched after its free, and kmemleak
+ * a node left behind.
  */
 #include <kunit/test.h>
 #include <linux/list.h>
@@ -106,13 +108,17 @@ static void free_and_check(struct kunit *test, const struct bpf_map_graph_root *
 			   int n, int items)
 {
 	struct kvalue v = { .root = RB_ROOT_CACHED };
+	long live = graph_objs_live();
 
 	fill(test, &v, n, items);
 	KUNIT_ASSERT_EQ(test, count(&v.root), n);
+	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, n * (1 + items));
 	bpf_rb_root_free(root, &v.root, &v.lock);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
 	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&v.root), NULL);
 	KUNIT_EXPECT_EQ(test, v.lock.val, 0);
+	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0,
+			    "objects left of %d nodes owning %d each", n, items);
 }
 
 static void rb_root_free_empty(struct kunit *test)
@@ -136,9 +142,73 @@ static void rb_root_free_nodes_owning_lists(struct kunit *test)
 	free_and_check(test, &owning_tree_root, 100, 3);
 }
 
+/* A tree node that owns a tree of knodes. */
+struct ktree_node {
+	long key;
+	struct rb_node rb;
+	struct bpf_spin_lock lock;
+	struct rb_root_cached tree;	/* where a struct bpf_rb_root sits */
+};
+
+static struct bpf_map_graph_roots ktree_node_roots = {
+	.cnt = 1,
+	.root[0] = {
+		.offset = offsetof(struct ktree_node, tree),
+		.kind = BPF_GRAPH_RBTREE,
+		.node_offset = offsetof(struct knode, rb),
+	},
+};
+
+static const struct btf_struct_meta ktree_node_meta = {
+	.spin_lock_off = offsetof(struct ktree_node, lock),
+	.roots = &ktree_node_roots,
+};
+
+static const struct bpf_map_graph_root tree_of_trees_root = {
+	.offset = offsetof(struct kvalue, root),
+	.kind = BPF_GRAPH_RBTREE,
+	.node_offset = offsetof(struct ktree_node, rb),
+	.value_meta = &ktree_node_meta,
+};
+
+static bool ktree_node_less(struct rb_node *a, const struct rb_node *b)
+{
+	return rb_entry(a, struct ktree_node, rb)->key <
+	       rb_entry(b, struct ktree_node, rb)->key;
+}
+
+/* Each node's own tree is emptied before the node goes. */
+static void rb_root_free_nodes_owning_trees(struct kunit *test)
+{
+	struct kvalue v = { .root = RB_ROOT_CACHED };
+	long live = graph_objs_live();
+	struct ktree_node *tn;
+	struct knode *kn;
+	int i, j;
+
+	for (i = 0; i < 50; i++) {
+		tn = obj_new(test, sizeof(*tn));
+		tn->key = (i * 31L) % 50;
+		tn->tree = RB_ROOT_CACHED;
+		for (j = 0; j < i % 5; j++) {
+			kn = obj_new(test, sizeof(*kn));
+			kn->key = j;
+			rb_add_cached(&kn->rb, &tn->tree, knode_less);
+		}
+		rb_add_cached(&tn->rb, &v.root, ktree_node_less);
+	}
+	/* 50 nodes, each owning 0-4 nodes: 10 * (0 + 1 + 2 + 3 + 4) */
+	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 50 + 100);
+	bpf_rb_root_free(&tree_of_trees_root, &v.root, &v.lock);
+	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
+	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0,
+			    "objects left of 50 nodes owning trees");
+}
+
 /* A root nobody used is all zeroes: an empty tree; freeing twice is harmless. */
 static void rb_root_free_zeroed_twice(struct kunit *test)
 {
+	long live = graph_objs_live();
 	struct kvalue v = {};
 
 	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
@@ -147,6 +217,7 @@ static void rb_root_free_zeroed_twice(struct kunit *test)
 	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
 	KUNIT_EXPECT_PTR_EQ(test, v.root.rb_leftmost, NULL);
+	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }
 
 /* The kfunc bodies, on nodes the test owns. */
@@ -256,6 +327,7 @@ static struct kunit_case bpf_rbtree_cases[] = {
 	KUNIT_CASE(rb_root_free_one),
 	KUNIT_CASE(rb_root_free_ten_thousand),
 	KUNIT_CASE(rb_root_free_nodes_owning_lists),
+	KUNIT_CASE(rb_root_free_nodes_owning_trees),
 	KUNIT_CASE(rb_root_free_zeroed_twice),
 	{}
 };

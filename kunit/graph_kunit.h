@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* What the graph KUnit suites share: the kfuncs they call directly (they
- * have no header: their definitions are there for vmlinux BTF) and a way
- * to allocate as a BPF program does.
+ * have no header: their definitions are there for vmlinux BTF), a way
+ * to allocate as a BPF program does, and the count of live objects.
  */
 #ifndef _GRAPH_KUNIT_H
 #define _GRAPH_KUNIT_H
@@ -19,6 +19,17 @@ void bpf_rbtree_add(struct bpf_rb_root *root, struct bpf_rb_node *node,
 		    bool (less)(struct bpf_rb_node *a, const struct bpf_rb_node *b));
 struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bpf_rb_node *node);
 struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root);
+
+/* Objects bpf_obj_new_impl() handed out and not freed yet
+ * (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING, which the suites depend on).
+ */
+static inline long graph_objs_live(void)
+{
+	long allocated, freed;
+
+	bpf_graph_objs_count(&allocated, &freed);
+	return allocated - freed;
+}
 
 /* BPF programs run with migration disabled; so must direct callers. */
 static inline void *graph_obj_new(u64 size)

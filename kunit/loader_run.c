@@ -2,17 +2,48 @@
 /*
  * Run the initramfs loader as a usermode helper and turn its report and exit
  * status into KUnit diagnostics and expectations. The loader writes its
- * report to /tmp/NAME.report: a helper has no stdout to read.
+ * report to /tmp/NAME.report: a helper has no stdout to read. A loader
+ * that runs longer than LOADER_TIMEOUT_S is killed and its test fails as
+ * timed out, and the run goes on.
  */
 #include <linux/kernel_read_file.h>
+#include <linux/pid.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/umh.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include "loader_run.h"
 
 #define MAX_REPORT_SIZE	(1 << 20)
+#define LOADER_TIMEOUT_S	30
+
+struct loader_watch {
+	struct pid *pid;		/* the helper's, once it runs */
+	bool timed_out;
+	struct delayed_work timeout;
+};
+
+/* The helper's process, before it execs the loader. */
+static int loader_started(struct subprocess_info *info, struct cred *new)
+{
+	struct loader_watch *w = info->data;
+
+	smp_store_release(&w->pid, get_pid(task_pid(current)));
+	return 0;
+}
+
+static void loader_timed_out(struct work_struct *work)
+{
+	struct loader_watch *w = container_of(work, struct loader_watch, timeout.work);
+	struct pid *pid = smp_load_acquire(&w->pid);
+
+	WRITE_ONCE(w->timed_out, true);
+	if (pid)
+		kill_pid(pid, SIGKILL, 1);
+}
 
 /* Copy the report into the KTAP diagnostics, a line each. */
 static int print_report(struct kunit *test, const char *name, const char *path)
@@ -43,6 +74,8 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 {
 	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
 	char *argv[LOADER_MAX_ARGS + 3];
+	struct subprocess_info *info;
+	struct loader_watch w = { };
 	char report[128];
 	int i, status, err;
 
@@ -54,9 +87,20 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 		argv[i + 2] = args[i];
 	argv[nr_args + 2] = NULL;
 
-	status = call_usermodehelper(LOADER, argv, envp, UMH_WAIT_PROC);
+	info = call_usermodehelper_setup(LOADER, argv, envp, GFP_KERNEL,
+					 loader_started, NULL, &w);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info);
+	INIT_DELAYED_WORK_ONSTACK(&w.timeout, loader_timed_out);
+	schedule_delayed_work(&w.timeout, LOADER_TIMEOUT_S * HZ);
+	status = call_usermodehelper_exec(info, UMH_WAIT_PROC);
+	cancel_delayed_work_sync(&w.timeout);
+	destroy_delayed_work_on_stack(&w.timeout);
+	put_pid(w.pid);
+
 	err = print_report(test, name, report);
 	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
+	KUNIT_ASSERT_FALSE_MSG(test, w.timed_out, "%s: timed out after %d s, killed",
+			       name, LOADER_TIMEOUT_S);
 	KUNIT_EXPECT_EQ_MSG(test, status & 0x7f, 0,
 			    "%s killed by signal %d", LOADER, status & 0x7f);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "no report from %s at %s", LOADER, report);

@@ -29,7 +29,7 @@ SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fau
                       r'DEBUG_LOCKS_WARN_ON|rcu: INFO:|detected stall|'
                       r'blocked for more than|unreferenced object')
 SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
-MAKE_OBJ_RE = re.compile(r'^obj-\$\(CONFIG_\w+\)\s*\+=\s*(\w+)\.o')
+MAKE_OBJ_RE = re.compile(r'^obj-\$\((CONFIG_\w+)\)\s*\+=\s*(\w+)\.o')
 
 
 def leaves(group, path=()):
@@ -54,8 +54,8 @@ def read_manifest(path):
 def expected_suites(kunit_dir, kconfig):
     """The suites of kunit/*.c that kunit/Makefile builds under @kconfig.
 
-    A file listed inside "ifdef CONFIG_X" is built only when the kernel's
-    .config sets CONFIG_X.
+    A file listed as obj-$(CONFIG_Y) inside "ifdef CONFIG_X" is built only
+    when the kernel's .config sets CONFIG_X and CONFIG_Y.
     """
     with open(kconfig) as f:
         enabled = {line.split('=', 1)[0] for line in f if re.match(r'CONFIG_\w+=[ym]', line)}
@@ -67,8 +67,8 @@ def expected_suites(kunit_dir, kconfig):
                 cond.append(words[1])
             elif words[:1] == ['endif']:
                 cond.pop()
-            elif all(c in enabled for c in cond) and (m := MAKE_OBJ_RE.match(line)):
-                built.append(m.group(1) + '.c')
+            elif (m := MAKE_OBJ_RE.match(line)) and all(c in enabled for c in cond + [m[1]]):
+                built.append(m[2] + '.c')
     suites = []
     for name in built:
         with open(os.path.join(kunit_dir, name)) as f:

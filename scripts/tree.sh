@@ -123,6 +123,13 @@ mkdir -p "$WORK_DIR"
 if [ ! -d "$SRC_DIR/.git" ] || [ "$(cat "$SRC_DIR/.pristine-version" 2>/dev/null)" != "$pkg_version" ]; then
 	unpack
 fi
+# Edits in the tree (a mutant of --mutants, an interrupted run, a hand
+# edit) are undone: the tree is the series and nothing else. The undone
+# files get a new mtime, so make rebuilds them.
+if [ -d "$SRC_DIR/.git" ] && [ -n "$(git_src diff --name-only)" ]; then
+	log "undoing local edits in the tree: $(git_src diff --name-only | tr '\n' ' ')"
+	git_src checkout -q -- .
+fi
 want=$(fingerprint)
 if [ "$(cat "$STATE" 2>/dev/null)" != "$want" ] ||
    [ "$(git_src rev-parse HEAD)" != "$(git_src rev-parse -q --verify applied 2>/dev/null)" ]; then
@@ -131,3 +138,7 @@ if [ "$(cat "$STATE" 2>/dev/null)" != "$want" ] ||
 	echo "$want" >"$STATE"
 fi
 sync_kunit
+# --mutants: one mutant of the applied tree, undone by the next run.
+if [ -n "${MUTANT:-}" ]; then
+	git_src apply "$MUTANT" || die "mutant does not apply: $MUTANT"
+fi

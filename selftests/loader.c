@@ -7,7 +7,9 @@
  *   loader REPORT PROG OBJECT pass [GLOBAL=VALUE ...]
  *     load PROG alone, run it once with BPF_PROG_TEST_RUN on a small IPv4
  *     packet, require return value 0 and each GLOBAL (a variable in the
- *     object's global data) to equal VALUE.
+ *     object's global data) to equal VALUE. Two names are counts of graph
+ *     objects since the load instead: @allocated (handed out by
+ *     bpf_obj_new) and @live (handed out and not freed yet).
  *   loader REPORT PROG OBJECT load
  *     require PROG to load, for program types that BPF_PROG_TEST_RUN cannot
  *     run here (fentry needs an attached trampoline): the verifier's verdict
@@ -24,6 +26,10 @@
  *   loader REPORT --kmemleak begin | end SINCE
  *     (debug kernels) begin: forget the leak suspects from boot; end: fail
  *     on any leak suspect allocated since jiffies SINCE.
+ *
+ * After pass, load and fail, the object is closed, and every graph object
+ * allocated since the load must be freed with its maps within
+ * FREE_TIMEOUT_MS (the count is CONFIG_BPF_GRAPH_OBJ_ACCOUNTING's).
  *
  * Everything goes to REPORT; the exit status is the verdict (0 = passed).
  * "actual-error: " lines name the actual errors; "bless-line: " lines are what
@@ -47,6 +53,9 @@
 #define SELFTEST_DIR	"/selftests"
 #define EXPECTED_DIR	"/expected-logs"
 #define LOG_TAIL	25
+#define DEBUGFS		"/sys/kernel/debug"
+#define GRAPH_OBJS	DEBUGFS "/bpf_graph_objs"
+#define FREE_TIMEOUT_MS	10000
 
 static FILE *report;
 static char *log_text;		/* everything libbpf printed, verifier log included */
@@ -260,6 +269,86 @@ static int read_global(struct bpf_object *obj, const char *name, long long *val)
 	return -ENOENT;
 }
 
+/* A usermode helper starts without debugfs; returns 0 or 1 (reported). */
+static int mount_debugfs(void)
+{
+	mkdir(DEBUGFS, 0755);
+	if (access(DEBUGFS "/kmemleak", F_OK) && access(GRAPH_OBJS, F_OK) &&
+	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL)) {
+		say("FAIL: mounting debugfs: %s", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+struct graph_objs {
+	long allocated;
+	long freed;
+};
+
+static struct graph_objs at_load;	/* the counts before the object was opened */
+
+static int read_graph_objs(struct graph_objs *c)
+{
+	FILE *f = fopen(GRAPH_OBJS, "r");
+	int n;
+
+	if (!f) {
+		say("FAIL: cannot read %s (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING): %s",
+		    GRAPH_OBJS, strerror(errno));
+		return 1;
+	}
+	n = fscanf(f, "allocated %ld freed %ld", &c->allocated, &c->freed);
+	fclose(f);
+	if (n != 2) {
+		say("FAIL: %s: unexpected format", GRAPH_OBJS);
+		return 1;
+	}
+	return 0;
+}
+
+/* @allocated and @live, counted since the load; 0 or -errno. */
+static int read_graph_count(const char *name, long long *val)
+{
+	struct graph_objs now;
+
+	if (read_graph_objs(&now))
+		return -EIO;
+	if (!strcmp(name, "@allocated"))
+		*val = now.allocated - at_load.allocated;
+	else if (!strcmp(name, "@live"))
+		*val = (now.allocated - now.freed) - (at_load.allocated - at_load.freed);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+/*
+ * The object is closed: its maps go, and with them every graph object
+ * still in them. Map free runs in a worker after an RCU grace period, so
+ * give it time.
+ */
+static int check_all_freed(void)
+{
+	long long live = 0, allocated = 0;
+	int ms;
+
+	for (ms = 0; ms <= FREE_TIMEOUT_MS; ms += 10) {
+		if (read_graph_count("@live", &live) ||
+		    read_graph_count("@allocated", &allocated))
+			return 1;
+		if (!live) {
+			say("ok: closed, the %lld graph object(s) allocated since the load are freed",
+			    allocated);
+			return 0;
+		}
+		usleep(10000);
+	}
+	say("FAIL: %lld graph object(s) not freed %d ms after the object was closed "
+	    "(expected @live == 0 after close, actual %lld)", live, FREE_TIMEOUT_MS, live);
+	return 1;
+}
+
 static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 		    int nr_checks, char **checks)
 {
@@ -286,7 +375,10 @@ static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 		}
 		*eq = '\0';
 		want = strtoll(eq + 1, NULL, 0);
-		err = read_global(obj, checks[i], &got);
+		if (checks[i][0] == '@')
+			err = read_graph_count(checks[i], &got);
+		else
+			err = read_global(obj, checks[i], &got);
 		if (err) {
 			say("FAIL: cannot read global %s: %s", checks[i], strerror(-err));
 			failed = 1;
@@ -358,17 +450,13 @@ static int kmemleak_cmd(const char *ctl, const char *cmd)
  */
 static int kmemleak(const char *phase, const char *since)
 {
-	const char *ctl = "/sys/kernel/debug/kmemleak";
+	const char *ctl = DEBUGFS "/kmemleak";
 	char *suspects = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	mkdir("/sys/kernel/debug", 0755);
-	if (access(ctl, F_OK) &&
-	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL)) {
-		say("FAIL: mounting debugfs: %s", strerror(errno));
+	if (mount_debugfs())
 		return 1;
-	}
 	sleep(6);
 	if (kmemleak_cmd(ctl, "scan"))
 		return 1;
@@ -399,7 +487,7 @@ int main(int argc, char **argv)
 	struct bpf_program *prog, *p;
 	struct bpf_object *obj;
 	char path[256];
-	int err, nr_lines;
+	int err, nr_lines, ret = 0;
 	char **lines;
 
 	if (argc < 4)
@@ -422,6 +510,8 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);
 	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);
+	if (mount_debugfs() || read_graph_objs(&at_load))
+		return 1;
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
 		say("FAIL: cannot open %s: %s", path, strerror(errno));
@@ -439,20 +529,21 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[4], "fail")) {
 		if (!err) {
 			say("FAIL: expected the load to fail, but it succeeded");
-			return 1;
+			ret = 1;
+		} else {
+			ret = check_log(argv[2]);
 		}
-		return check_log(argv[2]);
-	}
-	if (err) {
+	} else if (err) {
 		say("FAIL: load failed: %s", strerror(-err));
 		lines = split_lines(log_text ? log_text : strdup(""), &nr_lines);
 		say_actual_errors(lines, nr_lines);
 		print_tail(lines, nr_lines);
-		return 1;
-	}
-	if (!strcmp(argv[4], "load")) {
+		ret = 1;
+	} else if (!strcmp(argv[4], "load")) {
 		say("ok: loaded (a load test: the program is not run)");
-		return 0;
+	} else {
+		ret = run_prog(obj, prog, argc - 5, argv + 5);
 	}
-	return run_prog(obj, prog, argc - 5, argv + 5);
+	bpf_object__close(obj);
+	return check_all_freed() ? 1 : ret;
 }

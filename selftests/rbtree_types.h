@@ -11,7 +11,7 @@ struct node_data {
 	struct bpf_rb_node node;
 };
 
-/* An allocated object that holds a tree and its lock. */
+/* A tree and its lock: a map value, or an allocated object. */
 struct tree_holder {
 	struct bpf_spin_lock lock;
 	struct bpf_rb_root root __contains(node_data, node);

@@ -92,11 +92,13 @@ class CheckResults(unittest.TestCase):
         self.assertIn('needs a pattern and "# reason"', out)
 
     def kunit_dir(self, d):
-        """kunit/ with rb_root_cached always built, kmemleak_end only under KMEMLEAK."""
+        """kunit/ with rb_root_cached always built, kmemleak_end only under KMEMLEAK,
+        probe only under CONFIG_U."""
         with open(os.path.join(d, 'Makefile'), 'w') as f:
             f.write('obj-$(CONFIG_T) += rb.o\nifdef CONFIG_DEBUG_KMEMLEAK\n'
-                    'obj-$(CONFIG_T) += leak.o\nendif\n')
-        for name, suite in (('rb.c', 'rb_root_cached'), ('leak.c', 'kmemleak_end')):
+                    'obj-$(CONFIG_T) += leak.o\nendif\nobj-$(CONFIG_U) += probe.o\n')
+        for name, suite in (('rb.c', 'rb_root_cached'), ('leak.c', 'kmemleak_end'),
+                            ('probe.c', 'probe')):
             with open(os.path.join(d, name), 'w') as f:
                 f.write('static struct kunit_suite s = {\n\t.name = "%s",\n};\n' % suite)
         return d
@@ -109,6 +111,12 @@ class CheckResults(unittest.TestCase):
             rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
             self.assertEqual(rc, 1)
             self.assertIn('suite kmemleak_end: built from kunit/ but did not report', out)
+            self.assertNotIn('suite probe', out)
+            with open(os.path.join(d, 'config'), 'w') as f:
+                f.write('CONFIG_T=y\nCONFIG_U=y\n')
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
+            self.assertEqual(rc, 1)
+            self.assertIn('suite probe: built from kunit/ but did not report', out)
             with open(os.path.join(d, 'config'), 'w') as f:
                 f.write('CONFIG_T=y\n# CONFIG_DEBUG_KMEMLEAK is not set\n')
             rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's own tests: the main job must pass, and the harness must turn
-# red, with a clear message, on a wrong expected log, a missing program, a
-# crashing loader and a patch that does not apply.
+# red, with a message only that fault produces, on a wrong expected log, a
+# missing program, a wrong global, a failing program that loads, a crashing
+# or hanging loader, a failed KUnit expectation, a kernel splat, a graph
+# object leaked by a free path and a patch that does not apply.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -40,14 +42,14 @@ copy_repo() {
 }
 
 # scenario NAME EXPECTED-MESSAGE: run the tampered copy, want a non-zero exit
-# and EXPECTED-MESSAGE (a fixed string) in its output.
+# and EXPECTED-MESSAGE (an extended regex) in its output.
 scenario() {
 	local name=$1 want=$2 out=$tmp/$1.log
 	log "harness must fail: $name"
 	if SELFTEST_OUT="$tmp/$name.out" RESULTS_DIR="$tmp/$name.results" \
 		"$tmp/$name/run_tests.sh" >"$out" 2>&1; then
 		fail "$name: run_tests.sh exited 0"
-	elif ! grep -qF -- "$want" "$out"; then
+	elif ! grep -qE -- "$want" "$out"; then
 		tail -n 30 "$out"
 		fail "$name: output lacks '$want'"
 	else
@@ -73,17 +75,41 @@ copy_repo missing_prog
 echo "no_such_program spin_lock_fail.bpf.o fail" >>"$tmp/missing_prog/selftests/tests.list"
 scenario missing_prog "program no_such_program not found"
 
+copy_repo wrong_global
+tamper wrong_global selftests/tests.list 's/^\(spin_lock_counter .*counter_after=\)3/\14/'
+scenario wrong_global "FAIL: expected counter_after == 4, actual 3"
+
+copy_repo fail_loads
+tamper fail_loads selftests/tests.list 's/^\(spin_lock_counter *spin_lock\.bpf\.o *\)pass.*/\1fail/'
+scenario fail_loads "spin_lock_counter: FAIL: expected the load to fail, but it succeeded"
+
 copy_repo loader_crash
 tamper loader_crash selftests/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tabort();\n&|'
 scenario loader_crash "killed by signal 6"
 
-# A loader that hangs: kunit.py's timeout ends the guest, and the selftests
-# that never reported fail the run.
+# A loader that hangs is killed after the bridge's timeout; the run goes on.
 copy_repo loader_hang
 tamper loader_hang selftests/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
-KUNIT_TIMEOUT=60 scenario loader_hang "selftest spin_lock_counter: did not report"
+scenario loader_hang "spin_lock_counter: timed out after [0-9]+ s, killed"
+
+# The next three change the kernel: each costs an incremental build.
+copy_repo kunit_fails
+tamper kunit_fails kunit/bpf_list_kunit.c \
+	's|(size_t)n);$|(size_t)n + 1);|'
+scenario kunit_fails "Expected list_count_nodes\(&v\.head\) == \(size_t\)n \+ 1"
+
+copy_repo splat
+tamper splat kunit/rb_cached_kunit.c \
+	's|^static struct kunit_case .*|static void deliberate_splat(struct kunit *test)\n{\n\tWARN(1, "tests/run.sh: a deliberate splat");\n}\n\n&\n\tKUNIT_CASE(deliberate_splat),|'
+scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
+
+# A free path that forgets its nodes: the tree and list free paths of the
+# series stop freeing (the last patch's one place where node objects go).
+copy_repo leak
+tamper leak patches/0024-*.patch 's|^+\tbpf_graph_obj_free(obj);$|+\t(void)obj;|'
+scenario leak "graph object\(s\) not freed [0-9]+ ms after the object was closed"
 
 # Runs last: it resets the shared tree to pristine; the next run reapplies
 # the series and restores mtimes, so the kernel build stays incremental.

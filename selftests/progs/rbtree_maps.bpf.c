@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trees in array, hash and LRU hash map values, and trees owned by tree
+ * nodes. Each program leaves a known number of nodes behind: the loader
+ * checks the graph objects allocated (@allocated) and still live (@live)
+ * after the run, so a free path that forgets nodes (element delete,
+ * replace or eviction, object drop) fails the test, and that every node
+ * left is freed with the maps when the object is closed.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include "rbtree_types.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tree_holder);
+} array_trees SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tree_holder);
+} hash_trees SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tree_holder);
+} lru_trees SEC(".maps");
+
+/* A tree node that owns a tree of node_data. */
+struct tree_node {
+	long key;
+	struct bpf_rb_node node;
+	struct bpf_spin_lock lock;
+	struct bpf_rb_root root __contains(node_data, node);
+};
+
+private(T) struct bpf_spin_lock glock;
+private(T) struct bpf_rb_root groot __contains(tree_node, node);
+
+long added = -1;
+long present = -1;
+long dropped_key = -1;
+
+/* Add @n nodes to the tree of @map's element @key; 0 or 1. */
+static int add_to(void *map, int key, int n)
+{
+	struct tree_holder *v;
+	struct node_data *d;
+	int i;
+
+	for (i = 0; i < n && i < 8; i++) {
+		v = bpf_map_lookup_elem(map, &key);
+		if (!v)
+			return 1;
+		d = new_node(i, key);
+		if (!d)
+			return 1;
+		bpf_spin_lock(&v->lock);
+		bpf_rbtree_add(&v->root, &d->node, less);
+		bpf_spin_unlock(&v->lock);
+		added++;
+	}
+	return 0;
+}
+
+/* Replacing an array element frees its nodes; the rest go with the map. */
+SEC("tc")
+long rbtree_in_array_map(void *ctx)
+{
+	struct tree_holder zero = {};
+	int k1 = 1;
+
+	added = 0;
+	if (add_to(&array_trees, 0, 3) || add_to(&array_trees, 1, 2))
+		return 1;
+	if (bpf_map_update_elem(&array_trees, &k1, &zero, BPF_ANY))
+		return 2;
+	return 0;
+}
+
+/* Deleting or replacing a hash element frees its nodes. */
+SEC("tc")
+long rbtree_in_hash_map(void *ctx)
+{
+	struct tree_holder zero = {};
+	int k0 = 0, k1 = 1;
+
+	added = 0;
+	if (bpf_map_update_elem(&hash_trees, &k0, &zero, BPF_NOEXIST) ||
+	    bpf_map_update_elem(&hash_trees, &k1, &zero, BPF_NOEXIST))
+		return 1;
+	if (add_to(&hash_trees, 0, 3) || add_to(&hash_trees, 1, 2))
+		return 2;
+	if (bpf_map_delete_elem(&hash_trees, &k0))
+		return 3;
+	if (bpf_map_update_elem(&hash_trees, &k1, &zero, BPF_EXIST) ||
+	    add_to(&hash_trees, 1, 1))
+		return 4;
+	return 0;
+}
+
+/*
+ * LRU hash elements: replaced, evicted or deleted, their nodes go with
+ * them. Keys 0 and 1 end with two nodes each, so whichever the third key
+ * evicts, two nodes stay.
+ */
+SEC("tc")
+long rbtree_in_lru_hash(void *ctx)
+{
+	struct tree_holder zero = {};
+	int k0 = 0, k1 = 1, k2 = 2;
+
+	added = 0;
+	if (bpf_map_update_elem(&lru_trees, &k0, &zero, BPF_ANY) || add_to(&lru_trees, 0, 2))
+		return 1;
+	if (bpf_map_update_elem(&lru_trees, &k1, &zero, BPF_ANY) || add_to(&lru_trees, 1, 3))
+		return 2;
+	/* replace: three nodes go */
+	if (bpf_map_update_elem(&lru_trees, &k1, &zero, BPF_ANY) || add_to(&lru_trees, 1, 2))
+		return 3;
+	/* a third key in a two-entry map evicts one of the others */
+	if (bpf_map_update_elem(&lru_trees, &k2, &zero, BPF_ANY) || add_to(&lru_trees, 2, 4))
+		return 4;
+	present = !!bpf_map_lookup_elem(&lru_trees, &k0) + !!bpf_map_lookup_elem(&lru_trees, &k1);
+	if (bpf_map_delete_elem(&lru_trees, &k2))
+		return 5;
+	return 0;
+}
+
+static bool tree_node_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct tree_node, node)->key <
+	       container_of(b, struct tree_node, node)->key;
+}
+
+/* A tree_node with @key owning @n nodes; 0 or 1. */
+static int add_tree_node(long key, int n)
+{
+	struct tree_node *t = bpf_obj_new(struct tree_node);
+	struct node_data *d;
+	int i;
+
+	if (!t)
+		return 1;
+	t->key = key;
+	added++;
+	for (i = 0; i < n && i < 8; i++) {
+		d = new_node(i, key);
+		if (!d) {
+			bpf_obj_drop(t);
+			return 1;
+		}
+		bpf_spin_lock(&t->lock);
+		bpf_rbtree_add(&t->root, &d->node, less);
+		bpf_spin_unlock(&t->lock);
+		added++;
+	}
+	bpf_spin_lock(&glock);
+	bpf_rbtree_add(&groot, &t->node, tree_node_less);
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+/* Three nodes owning 1, 2, 3 nodes; the first is removed and dropped with
+ * the node it owns, the others stay for the free path of global data.
+ */
+SEC("tc")
+long rbtree_nodes_owning_trees(void *ctx)
+{
+	struct bpf_rb_node *res;
+	struct tree_node *t;
+
+	added = 0;
+	if (add_tree_node(3, 3) || add_tree_node(1, 1) || add_tree_node(2, 2))
+		return 1;
+	bpf_spin_lock(&glock);
+	res = bpf_rbtree_first(&groot);
+	if (!res) {
+		bpf_spin_unlock(&glock);
+		return 2;
+	}
+	/* as in 6.3, remove of a node in the tree never returns NULL */
+	res = bpf_rbtree_remove(&groot, res);
+	bpf_spin_unlock(&glock);
+	t = container_of(res, struct tree_node, node);
+	dropped_key = t->key;
+	bpf_obj_drop(t);
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
