@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Debug kernels only (KASAN and CONFIG_BPF_GRAPH_OBJ_SLAB), linked last:
+ * Debug kernels only (CONFIG_KASAN_KUNIT_TEST, which makes KASAN tell the
+ * running KUnit test of a report, and CONFIG_BPF_GRAPH_OBJ_SLAB), linked last:
  * prove that KASAN sees a graph object after its bpf_obj_drop(). Without
  * that, a use after free in the kfuncs or the free paths would read a
  * recycled object and every --debug run would stay green.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trees in array, hash and LRU hash map values, and trees owned by tree
- * nodes. Each program leaves a known number of nodes behind: the loader
+ * Trees in array, hash (preallocated or not) and LRU hash map values, and
+ * trees owned by tree nodes. Each program leaves a known number of nodes behind: the loader
  * checks the graph objects allocated (@allocated) and still live (@live)
  * after the run, so a free path that forgets nodes (element delete,
  * replace or eviction, object drop) fails the test, and that every node
@@ -24,6 +24,15 @@ struct {
 	__type(key, int);
 	__type(value, struct tree_holder);
 } hash_trees SEC(".maps");
+
+/* elements allocated on update and freed on delete, not preallocated */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tree_holder);
+} malloc_hash_trees SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -84,25 +93,35 @@ long rbtree_in_array_map(void *ctx)
 	return 0;
 }
 
-/* Deleting or replacing a hash element frees its nodes. */
-SEC("tc")
-long rbtree_in_hash_map(void *ctx)
+/* Deleting or replacing a hash element frees its nodes: 6 added, 1 left. */
+static long hash_delete_and_replace(void *map)
 {
 	struct tree_holder zero = {};
 	int k0 = 0, k1 = 1;
 
 	added = 0;
-	if (bpf_map_update_elem(&hash_trees, &k0, &zero, BPF_NOEXIST) ||
-	    bpf_map_update_elem(&hash_trees, &k1, &zero, BPF_NOEXIST))
+	if (bpf_map_update_elem(map, &k0, &zero, BPF_NOEXIST) ||
+	    bpf_map_update_elem(map, &k1, &zero, BPF_NOEXIST))
 		return 1;
-	if (add_to(&hash_trees, 0, 3) || add_to(&hash_trees, 1, 2))
+	if (add_to(map, 0, 3) || add_to(map, 1, 2))
 		return 2;
-	if (bpf_map_delete_elem(&hash_trees, &k0))
+	if (bpf_map_delete_elem(map, &k0))
 		return 3;
-	if (bpf_map_update_elem(&hash_trees, &k1, &zero, BPF_EXIST) ||
-	    add_to(&hash_trees, 1, 1))
+	if (bpf_map_update_elem(map, &k1, &zero, BPF_EXIST) || add_to(map, 1, 1))
 		return 4;
 	return 0;
+}
+
+SEC("tc")
+long rbtree_in_hash_map(void *ctx)
+{
+	return hash_delete_and_replace(&hash_trees);
+}
+
+SEC("tc")
+long rbtree_in_malloc_hash_map(void *ctx)
+{
+	return hash_delete_and_replace(&malloc_hash_trees);
 }
 
 /*
