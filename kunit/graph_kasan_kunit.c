@@ -28,7 +28,8 @@ static void dropped_object_read_is_reported(struct kunit *test)
 	static struct kunit_resource resource;
 	u8 *p;
 
-	kunit_add_named_resource(test, NULL, NULL, &resource, "kasan_status", &status);
+	KUNIT_ASSERT_EQ(test, kunit_add_named_resource(test, NULL, NULL, &resource,
+						       "kasan_status", &status), 0);
 	p = graph_obj_new(64);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	bpf_obj_drop_impl(p, NULL);
