@@ -307,17 +307,27 @@ static int read_graph_objs(struct graph_objs *c)
 	return 0;
 }
 
+/* The objects allocated and freed since the load, from one read. */
+static int read_since_load(struct graph_objs *since)
+{
+	if (read_graph_objs(since))
+		return 1;
+	since->allocated -= at_load.allocated;
+	since->freed -= at_load.freed;
+	return 0;
+}
+
 /* @allocated and @live, counted since the load; 0 or -errno. */
 static int read_graph_count(const char *name, long long *val)
 {
-	struct graph_objs now;
+	struct graph_objs since;
 
-	if (read_graph_objs(&now))
+	if (read_since_load(&since))
 		return -EIO;
 	if (!strcmp(name, "@allocated"))
-		*val = now.allocated - at_load.allocated;
+		*val = since.allocated;
 	else if (!strcmp(name, "@live"))
-		*val = (now.allocated - now.freed) - (at_load.allocated - at_load.freed);
+		*val = since.allocated - since.freed;
 	else
 		return -ENOENT;
 	return 0;
@@ -330,22 +340,23 @@ static int read_graph_count(const char *name, long long *val)
  */
 static int check_all_freed(void)
 {
-	long long live = 0, allocated = 0;
+	struct graph_objs since;
+	long live = 0;
 	int ms;
 
 	for (ms = 0; ms <= FREE_TIMEOUT_MS; ms += 10) {
-		if (read_graph_count("@live", &live) ||
-		    read_graph_count("@allocated", &allocated))
+		if (read_since_load(&since))
 			return 1;
+		live = since.allocated - since.freed;
 		if (!live) {
-			say("ok: closed, the %lld graph object(s) allocated since the load are freed",
-			    allocated);
+			say("ok: closed, the %ld graph object(s) allocated since the load are freed",
+			    since.allocated);
 			return 0;
 		}
 		usleep(10000);
 	}
-	say("FAIL: %lld graph object(s) not freed %d ms after the object was closed "
-	    "(expected @live == 0 after close, actual %lld)", live, FREE_TIMEOUT_MS, live);
+	say("FAIL: %ld graph object(s) not freed %d ms after the object was closed "
+	    "(expected @live == 0 after close, actual %ld)", live, FREE_TIMEOUT_MS, live);
 	return 1;
 }
 
