@@ -4,6 +4,7 @@
 #
 #   ./run_tests.sh [--debug] [--bless] [GLOB]
 #   ./run_tests.sh --mutants [GLOB]       (scripts/mutants.sh)
+#   ./run_tests.sh --each-patch [--bless] [FIRST[-LAST]]   (scripts/each_patch.sh)
 #
 # Exits 0 only when every test ran and passed. See README.md.
 set -euo pipefail
@@ -13,11 +14,14 @@ usage() {
 	cat <<EOF
 usage: $0 [--debug] [--bless] [GLOB]
        $0 --mutants [GLOB]
+       $0 --each-patch [--bless] [FIRST[-LAST]]
   GLOB      run only the KUnit suites/tests matching GLOB (kunit.py filter_glob)
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
   --mutants run the suite once per mutant in mutants/ (GLOB: mutant names)
             and print the mutation score
+  --each-patch  build every prefix of the series (or patches FIRST..LAST)
+            and run the tests that apply to it, one line per patch
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
 EOF
 }
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--debug) debug=1 ;;
 	--bless) bless=1 ;;
 	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
+	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;

@@ -9,6 +9,11 @@
 #include <linux/bpf.h>
 #include <linux/preempt.h>
 
+struct bpf_list_head;
+struct bpf_list_node;
+struct bpf_rb_root;
+struct bpf_rb_node;
+
 void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
 void bpf_obj_drop_impl(void *p__alloc, void *meta__ign);
 void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
@@ -21,7 +26,7 @@ struct bpf_rb_node *bpf_rbtree_remove(struct bpf_rb_root *root, struct bpf_rb_no
 struct bpf_rb_node *bpf_rbtree_first(struct bpf_rb_root *root);
 
 /* Objects bpf_obj_new_impl() handed out and not freed yet
- * (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING, which the suites depend on).
+ * (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING, which every run's kunitconfig sets).
  */
 static inline long graph_objs_live(void)
 {

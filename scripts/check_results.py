@@ -8,7 +8,9 @@ build that did not report, for every manifest entry that did not report,
 and for any kernel splat in the console log that the allowlist does not
 explain. It prints one closing line,
 "results: N passed, N failed, N skipped", and exits 0 only when all passed.
-With --bless it rewrites expected-logs/ with the loader's "bless-line:"
+With --first-patch (./run_tests.sh --each-patch, a prefix of the series)
+a test that fails or does not build is not counted against a prefix
+before the first patch it needs. With --bless it rewrites expected-logs/ with the loader's "bless-line:"
 proposal: the actual errors (failed BTF loads and map creations, then the
 verifier's error line) and the old expected lines that still matched.
 """
@@ -91,6 +93,22 @@ def read_allowlist(path):
     return entries, bad
 
 
+def read_first_patches(path):
+    """{test: first patch} from tests/first-patch.list ("NAME NNNN" lines)."""
+    firsts = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split('#', 1)[0].split()
+            if words:
+                firsts[words[0]] = int(words[1], 10)
+    return firsts
+
+
+def test_name(path):
+    """bpf_selftests.bpf_prog.PROG is PROG; a KUnit case is SUITE.CASE."""
+    return path[-1] if path[:2] == SELFTEST_CASE else '.'.join(path)
+
+
 def glob_selects(glob, suite, case):
     if not glob:
         return True
@@ -132,6 +150,11 @@ def main():
     ap.add_argument('--kconfig', help="the kernel's .config, for kunit/Makefile's ifdefs")
     ap.add_argument('--allowlist', help='kernel splats to tolerate, each with its reason')
     ap.add_argument('--bless', metavar='EXPECTED_DIR')
+    ap.add_argument('--statuses', help='write "TEST STATUS" per test to this file')
+    ap.add_argument('--first-patch', help='tests/first-patch.list (with --prefix, --last)')
+    ap.add_argument('--prefix', type=int, help='the number of patches applied')
+    ap.add_argument('--last', type=int, help='the number of patches in the series')
+    ap.add_argument('--not-built', help='selftests whose object did not build, one a line')
     args = ap.parse_args()
 
     problems = []
@@ -149,9 +172,29 @@ def main():
         problems.append(f'no console log ({e})')
     manifest = read_manifest(args.manifest)
 
+    # a prefix of the series: a test before its first patch may fail
+    not_yet = lambda name: False
+    if args.first_patch:
+        firsts = read_first_patches(args.first_patch)
+        not_yet = lambda name: firsts.get(name, args.last) > args.prefix
+    not_built = []
+    if args.not_built:
+        with open(args.not_built) as f:
+            not_built = f.read().split()
+    early = 0
+    for name in not_built:
+        if not not_yet(name):
+            problems.append(f'selftest {name}: its object does not build')
+    if args.statuses:
+        with open(args.statuses, 'w') as f:
+            f.writelines(f'{test_name(p)} {s}\n' for p, s in tests)
+            f.writelines(f'{name} NOBUILD\n' for name in not_built)
+
     passed = sum(1 for _, s in tests if s == 'PASS')
     for path, status in tests:
-        if status != 'PASS':
+        if status != 'PASS' and not_yet(test_name(path)):
+            early += 1
+        elif status != 'PASS':
             problems.append(f'{".".join(path)}: {status}')
 
     if args.kunit_dir:
@@ -189,10 +232,14 @@ def main():
 
     for p in problems:
         print(f'FAILED: {p}')
-    failed = sum(1 for _, s in tests if s in ('FAIL', 'ERROR')) + \
-        (len(problems) - sum(1 for _, s in tests if s != 'PASS'))
-    skipped = sum(1 for _, s in tests if s == 'SKIP')
-    print(f'results: {passed} passed, {failed} failed, {skipped} skipped')
+    failed = sum(1 for p, s in tests if s in ('FAIL', 'ERROR') and not not_yet(test_name(p))) + \
+        (len(problems) - sum(1 for p, s in tests if s != 'PASS' and not not_yet(test_name(p))))
+    skipped = sum(1 for p, s in tests if s == 'SKIP' and not not_yet(test_name(p)))
+    line = f'results: {passed} passed, {failed} failed, {skipped} skipped'
+    if args.first_patch:
+        line += f', {early + len(not_built) - sum(1 for n in not_built if not not_yet(n))}' \
+            ' not yet (before their first patch)'
+    print(line)
     return 1 if problems else 0
 
 

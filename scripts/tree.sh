@@ -37,10 +37,14 @@ unpack() {
 }
 
 # The series in order; the cover letter (0000-cover-letter.patch) has no diff.
+# SERIES_UPTO=K (--each-patch) stops after the K-th patch.
 series() {
-	local p
+	local p n=0
 	for p in "$REPO"/patches/*.patch; do
-		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] && echo "$p"
+		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] || continue
+		n=$((n + 1))
+		[ -z "${SERIES_UPTO:-}" ] || [ "$n" -le "$SERIES_UPTO" ] || break
+		echo "$p"
 	done
 	return 0
 }
@@ -107,15 +111,43 @@ apply_series() {
 	save_mtimes
 }
 
-# Copy kunit/ into the tree, touching only files whose content changed.
-sync_kunit() {
-	local dst=$SRC_DIR/$KUNIT_DIR f
-	mkdir -p "$dst"
+# The KUnit files a prefix of the series can build: a kunit/Makefile line
+# tagged "# first patch: NNNN" needs patch NNNN (--each-patch).
+kunit_files() {
+	local f obj first
 	for f in "$REPO"/kunit/*; do
+		obj=${f##*/}
+		first=$(sed -n "s/.*+= ${obj%.c}\.o.*# first patch: \([0-9]*\).*/\1/p" \
+			"$REPO/kunit/Makefile")
+		[ -z "${SERIES_UPTO:-}" ] || [ -z "$first" ] ||
+			[ "$((10#$first))" -le "$SERIES_UPTO" ] || continue
+		echo "$f"
+	done
+}
+
+# Copy kunit/ into the tree, touching only files whose content changed; a
+# prefix of the series gets only the suites it can build, and a Makefile
+# without the others.
+sync_kunit() {
+	local dst=$SRC_DIR/$KUNIT_DIR f mk obj files
+	files=$(kunit_files)
+	mkdir -p "$dst"
+	for f in $files; do
+		if [ "${f##*/}" = Makefile ] && [ -n "${SERIES_UPTO:-}" ]; then
+			mk=$dst/Makefile.tmp
+			cp "$f" "$mk"
+			for obj in "$REPO"/kunit/*.c; do
+				grep -qx "$obj" <<<"$files" ||
+					sed -i "/+= $(basename "$obj" .c)\.o/d" "$mk"
+			done
+			cmp -s "$mk" "$dst/Makefile" || mv "$mk" "$dst/Makefile"
+			rm -f "$mk"
+			continue
+		fi
 		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/"
 	done
 	for f in "$dst"/*; do
-		[ -e "$REPO/kunit/${f##*/}" ] || rm -f "$f"
+		grep -qx "$REPO/kunit/${f##*/}" <<<"$files" || rm -f "$f"
 	done
 }
 

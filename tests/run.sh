@@ -106,9 +106,9 @@ tamper splat kunit/rb_cached_kunit.c \
 scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
 
 # A free path that forgets its nodes: the tree and list free paths of the
-# series stop freeing (the last patch's one place where node objects go).
+# series stop freeing (the one place where node objects go, from patch 10).
 copy_repo leak
-tamper leak patches/0024-*.patch 's|^+\tbpf_graph_obj_free(obj);$|+\t(void)obj;|'
+tamper leak patches/0010-*.patch 's|^+\tbpf_graph_obj_free(obj);$|+\t(void)obj;|'
 scenario leak "graph object\(s\) not freed [0-9]+ ms after the object was closed"
 
 # Runs last: it resets the shared tree to pristine; the next run reapplies

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# ./run_tests.sh --each-patch [--bless] [FIRST[-LAST]]
+#
+# Build every prefix of the series (patches 1..K, K = FIRST..LAST, default
+# all) and run the tests that apply to it: a test applies from the first
+# patch tests/first-patch.list names for it (the last patch if it names
+# none); a KUnit file builds from the "# first patch:" of its kunit/Makefile
+# line. One line per patch; exits non-zero if any prefix failed to build or
+# failed a test that applies. --bless (over the whole series) rewrites
+# tests/first-patch.list: each test's first patch from which it passes at
+# every later prefix.
+#
+# Its own tree and build directory ($WORK_DIR/each-patch): going forward one
+# patch at a time keeps each build incremental, and the main build never
+# links objects of a prefix.
+set -euo pipefail
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+. "$REPO/scripts/common.sh"
+
+bless=0 range=
+for arg in "$@"; do
+	case $arg in
+	--bless) bless=1 ;;
+	[0-9]*) range=$arg ;;
+	*) die "--each-patch: unknown argument $arg" ;;
+	esac
+done
+
+"$REPO/scripts/install_deps.sh"
+main_work=$WORK_DIR
+export WORK_DIR=$main_work/each-patch
+export SRC_DIR=$WORK_DIR/linux SELFTEST_OUT=$WORK_DIR/selftests
+export RESULTS_DIR=$WORK_DIR/results
+FIRSTS=$REPO/tests/first-patch.list
+mkdir -p "$RESULTS_DIR"
+exec 9>"$WORK_DIR/lock"
+flock -n 9 || die "another --each-patch run is using $WORK_DIR"
+
+mapfile -t patches < <(ls "$REPO"/patches/*.patch | grep -v '/0000-cover-letter.patch$')
+last=${#patches[@]}
+from=${range%-*} to=${range#*-}
+from=$((10#${from:-1})) to=$((10#${to:-$last}))
+[ "$from" -ge 1 ] && [ "$to" -le "$last" ] && [ "$from" -le "$to" ] ||
+	die "--each-patch: range $range is not within 1-$last"
+[ "$bless" = 0 ] || [ "$from-$to" = "1-$last" ] ||
+	die "--each-patch --bless needs the whole series"
+
+# kunitconfig without the options this prefix does not define yet: kunit.py
+# refuses a config that loses an option.
+prefix_kunitconfig() {
+	local line sym defined
+	defined=$(grep -rhs --include='Kconfig*' '^config ' "$SRC_DIR" | sort -u)
+	while read -r line; do
+		case $line in CONFIG_*) ;; *) continue ;; esac
+		sym=${line%%=*}
+		! grep -qx "config ${sym#CONFIG_}" <<<"$defined" || echo "$line"
+	done <"$REPO/kunitconfig"
+}
+
+# The manifest without the selftests whose object does not build here.
+prefix_manifest() {
+	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" '
+		/^#/ || !NF { print; next }
+		$2 == "-" || system("test -e " objs "/" $2) == 0 { print; next }
+		{ print $1 > nb }' "$REPO/selftests/tests.list"
+}
+
+failed=0 start=$(date +%s)
+for k in $(seq "$from" "$to"); do
+	p=${patches[$((k - 1))]}
+	name=$(basename "$p" .patch)
+	t0=$(date +%s)
+	out=$RESULTS_DIR/$name
+	mkdir -p "$out"
+	if ! SERIES_UPTO=$k "$REPO/scripts/tree.sh" >"$out/tree.txt" 2>&1; then
+		echo "${name:0:4}: FAILED: the series does not apply (see $out/tree.txt)"
+		failed=1
+		break
+	fi
+	prefix_kunitconfig >"$out/kunitconfig"
+	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
+		>"$out/selftests.txt" 2>&1 || true
+	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
+	rm -f "$RESULTS_DIR/not-built"
+	touch "$RESULTS_DIR/not-built"
+	prefix_manifest >"$out/tests.list"
+	mv "$RESULTS_DIR/not-built" "$out/not-built"
+	MANIFEST=$out/tests.list "$REPO/scripts/pack_initramfs.sh" "$SELFTEST_OUT/initramfs.cpio"
+	rm -f "$WORK_DIR/build/test.log"
+	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--build_dir="$WORK_DIR/build" --kunitconfig="$out/kunitconfig" \
+		--jobs="$(nproc)" --timeout="$KUNIT_TIMEOUT" \
+		--qemu_args="-initrd $SELFTEST_OUT/initramfs.cpio" \
+		--json="$out/results.json") >"$out/kunit.txt" 2>&1 || true
+	cp "$WORK_DIR/build/test.log" "$out/console.log" 2>/dev/null || true
+	if python3 "$REPO/scripts/check_results.py" --json "$out/results.json" \
+		--console "$out/console.log" --manifest "$out/tests.list" \
+		--kunit-dir "$SRC_DIR/kernel/bpf/graph_kunit" --kconfig "$WORK_DIR/build/.config" \
+		--allowlist "$REPO/scripts/splat-allowlist" --first-patch "$FIRSTS" \
+		--prefix "$k" --last "$last" --not-built "$out/not-built" \
+		--statuses "$out/statuses" >"$out/check.txt" 2>&1; then
+		verdict=ok
+	else
+		verdict=FAILED failed=1
+	fi
+	summary=$(grep '^results:' "$out/check.txt" || echo "no results (build failed? see $out/kunit.txt)")
+	echo "${name:0:4} $verdict: ${summary#results: } ($(($(date +%s) - t0)) s) ${name:5}"
+	grep '^FAILED:' "$out/check.txt" | sed 's/^/      /' | head -20 || true
+done
+echo "each-patch: patches $from-$to in $(($(date +%s) - start)) s, $([ "$failed" = 0 ] && echo "all green" || echo "FAILED")"
+
+if [ "$bless" = 1 ]; then
+	python3 "$REPO/scripts/first_patches.py" "$FIRSTS" \
+		"$RESULTS_DIR"/[0-9][0-9][0-9][0-9]-*/statuses
+fi
+exit "$failed"
