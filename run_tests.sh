@@ -5,34 +5,47 @@
 #   ./run_tests.sh [--debug] [--bless] [GLOB]
 #   ./run_tests.sh --mutants [GLOB]       (scripts/mutants.sh)
 #   ./run_tests.sh --each-patch [--bless] [FIRST[-LAST]]   (scripts/each_patch.sh)
+#   ./run_tests.sh --stress-bench [OPS]   (scripts/stress_bench.sh)
 #
-# Exits 0 only when every test ran and passed. See README.md.
+# Exits 0 when every test ran and passed, 1 when a test failed, 2 when the
+# harness could not run the tests (a package, a patch, the build, the boot).
+# See README.md.
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
 	cat <<EOF
-usage: $0 [--debug] [--bless] [GLOB]
+usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --mutants [GLOB]
        $0 --each-patch [--bless] [FIRST[-LAST]]
-  GLOB      run only the KUnit suites/tests matching GLOB (kunit.py filter_glob)
+       $0 --stress-bench [OPS]
+  GLOB      run only the selftests whose name matches GLOB, or else the KUnit
+            suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
+  --list    list the KUnit suites and the selftests (matching GLOB), and stop
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
+  --compare BASE.csv  compare the verifier statistics of this run with
+            BASE.csv (e.g. tests/verifier-stats.csv); fails on a changed verdict
   --mutants run the suite once per mutant in mutants/ (GLOB: mutant names)
             and print the mutation score
   --each-patch  build every prefix of the series (or patches FIRST..LAST)
             and run the tests that apply to it, one line per patch
-environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
+  --stress-bench  the stress selftest alone with 1, 2 and 4 vCPUs: ops/s
+environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
+  GUEST_CPUS (default 2), MANIFEST (another selftest manifest)
 EOF
 }
 
-debug=0 bless=0 glob=
+debug=0 bless=0 glob= compare= list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) debug=1 ;;
 	--bless) bless=1 ;;
+	--list) list=1 ;;
+	--compare) shift; compare=${1:?--compare needs a baseline CSV} ;;
 	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
 	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
+	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
@@ -41,6 +54,10 @@ while [ $# -gt 0 ]; do
 done
 
 . "$REPO/scripts/common.sh"
+if [ "$list" = 1 ]; then
+	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
+		--manifest "$REPO/selftests/tests.list" ${glob:+--glob "$glob"}
+fi
 "$REPO/scripts/install_deps.sh"
 
 mkdir -p "$WORK_DIR" "$RESULTS_DIR"
@@ -49,11 +66,6 @@ flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
 
 start=$(date +%s)
 "$REPO/scripts/tree.sh"
-
-log "building selftests into $SELFTEST_OUT"
-make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT"
-initramfs=$SELFTEST_OUT/initramfs.cpio
-"$REPO/scripts/pack_initramfs.sh" "$initramfs"
 
 build_dir=$WORK_DIR/build
 kunitconfigs=(--kunitconfig="$REPO/kunitconfig")
@@ -66,27 +78,62 @@ if [ "$debug" = 1 ]; then
 fi
 # A failed build leaves no console log behind, not the previous one.
 rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt} "$build_dir/test.log"
+kunit_py() {
+	local cmd=$1
+	shift
+	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$cmd" --arch=x86_64 \
+		--build_dir="$build_dir" "${kunitconfigs[@]}" "$@") 2>&1 |
+		tee -a "$RESULTS_DIR/kunit.txt"
+	return "${PIPESTATUS[0]}"
+}
 
-log "kunit.py run (build dir $build_dir)"
+log "kunit.py build (build dir $build_dir)"
+kunit_py build --jobs="$(nproc)" || die "the kernel does not build (see $RESULTS_DIR/kunit.txt)"
+
+# After the kernel: some selftests are built against a vmlinux.h dumped
+# from its BTF, as most programs are.
+log "building selftests into $SELFTEST_OUT"
+make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" VMLINUX="$build_dir/vmlinux" ||
+	die "the selftests do not build"
+# The manifest of this run: GLOB may name selftests; the denylist's entries
+# are left out (and reported).
+manifest=$RESULTS_DIR/tests.list
+python3 "$REPO/scripts/select_tests.py" --manifest "${MANIFEST:-$REPO/selftests/tests.list}" \
+	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
+	--kunit-glob-out "$RESULTS_DIR/kunit-glob" || die "cannot select the tests"
+glob=$(cat "$RESULTS_DIR/kunit-glob")
+initramfs=$SELFTEST_OUT/initramfs.cpio
+MANIFEST=$manifest "$REPO/scripts/pack_initramfs.sh" "$initramfs"
+
+log "kunit.py exec"
 set +e
-(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
-	--build_dir="$build_dir" "${kunitconfigs[@]}" "${kernel_args[@]}" --jobs="$(nproc)" \
-	--timeout="$KUNIT_TIMEOUT" --qemu_args="-initrd $initramfs" \
-	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"}) 2>&1 |
-	tee "$RESULTS_DIR/kunit.txt"
-kunit_rc=${PIPESTATUS[0]}
+kunit_py exec "${kernel_args[@]}" --timeout="$KUNIT_TIMEOUT" \
+	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs" \
+	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"}
+kunit_rc=$?
 set -e
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
+cp "$build_dir/.config" "$RESULTS_DIR/kernel.config" 2>/dev/null || true
+cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1 >"$RESULTS_DIR/series.sha256"
 
 check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
 	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob"
 	--kunit-dir "$REPO/kunit" --kconfig "$build_dir/.config"
-	--allowlist "$REPO/scripts/splat-allowlist")
+	--allowlist "$REPO/scripts/splat-allowlist" --stats-csv "$RESULTS_DIR/verifier-stats.csv"
+	--records "$RESULTS_DIR/tests.json")
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
 set +e
 python3 "$REPO/scripts/check_results.py" "${check[@]}"
 check_rc=$?
 set -e
 
+compare_rc=0
+if [ -n "$compare" ]; then
+	python3 "$REPO/scripts/compare_stats.py" "$compare" "$RESULTS_DIR/verifier-stats.csv" ||
+		compare_rc=1
+fi
+
 log "results in $RESULTS_DIR (kunit.py exit $kunit_rc, $(($(date +%s) - start)) s)"
-[ "$kunit_rc" = 0 ] && [ "$check_rc" = 0 ]
+# 0 all passed, 1 a test failed, 2 no test could run (the guest did not boot)
+[ "$check_rc" != 2 ] || exit 2
+[ "$kunit_rc" = 0 ] && [ "$check_rc" = 0 ] && [ "$compare_rc" = 0 ] || exit 1

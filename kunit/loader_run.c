@@ -7,6 +7,7 @@
  * timed out, and the run goes on.
  */
 #include <linux/kernel_read_file.h>
+#include <linux/ktime.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -83,6 +84,7 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 	struct loader_watch w = { };
 	char report[128];
 	int i, status, err;
+	ktime_t start;
 
 	KUNIT_ASSERT_LE(test, nr_args, LOADER_MAX_ARGS);
 	snprintf(report, sizeof(report), "/tmp/%s.report", name);
@@ -96,6 +98,7 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 					 loader_started, NULL, &w);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info);
 	INIT_DELAYED_WORK_ONSTACK(&w.timeout, loader_timed_out);
+	start = ktime_get();
 	schedule_delayed_work(&w.timeout, LOADER_TIMEOUT_S * HZ);
 	status = call_usermodehelper_exec(info, UMH_WAIT_PROC);
 	cancel_delayed_work_sync(&w.timeout);
@@ -103,6 +106,11 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 	put_pid(w.pid);
 
 	err = print_report(test, name, report);
+	/* for the results file (check_results.py) */
+	kunit_info(test, "%s: loader ran for %lld ms\n", name,
+		   ktime_ms_delta(ktime_get(), start));
+	if (w.timed_out)
+		kunit_info(test, "%s: timed out after %d s, killed\n", name, LOADER_TIMEOUT_S);
 	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
 	KUNIT_ASSERT_FALSE_MSG(test, w.timed_out, "%s: timed out after %d s, killed",
 			       name, LOADER_TIMEOUT_S);

@@ -7,7 +7,8 @@ not pass, for every KUnit suite of kunit/ the kernel was configured to
 build that did not report, for every manifest entry that did not report,
 and for any kernel splat in the console log that the allowlist does not
 explain. It prints one closing line,
-"results: N passed, N failed, N skipped", and exits 0 only when all passed.
+"results: N passed, N failed, N skipped", and exits 0 when all passed, 1
+when a test failed and 2 when no test ran at all.
 With --first-patch (./run_tests.sh --each-patch, a prefix of the series)
 a test that fails or does not build is not counted against a prefix
 before the first patch it needs. With --bless it rewrites expected-logs/ with the loader's "bless-line:"
@@ -25,6 +26,10 @@ SELFTEST_CASE = ('bpf_selftests', 'bpf_prog')
 # what the loader proposes for the expected log: the actual errors and the
 # expected lines that still matched, in log order
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
+# the verifier's statistics of each selftest program (loader.c, say_stats())
+STATS_RE = re.compile(r'# bpf_prog: \S+: stats: (\S+) verdict=(\w+) insns=(-?\d+) '
+                      r'total_states=(-?\d+) peak_states=(-?\d+) time_us=(-?\d+)')
+STATS_FIELDS = ('program', 'verdict', 'insns', 'total_states', 'peak_states', 'time_us')
 SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|Oops|'
                       r'possible circular locking|inconsistent lock state|'
                       r'possible recursive locking|suspicious RCU usage|'
@@ -140,6 +145,76 @@ def bless(console, manifest, expected_dir):
     print(f'bless: {changed} expected log(s) changed')
 
 
+def selftest_report(console, name):
+    """The loader's report lines for selftest @name, as the bridge logged them."""
+    tag = f'# bpf_prog: {name}: '
+    return [line.split(tag, 1)[1].rstrip('\r') for line in console if tag in line]
+
+
+def kunit_failure(console, case):
+    """The lines KUnit printed for a failed expectation of @case."""
+    out, inside = [], False
+    for line in console:
+        text = line.strip()
+        if text.startswith(f'# {case}: '):
+            inside = True
+        elif inside and re.match(r'(not )?ok \d+ ', text):
+            if text.split(' - ', 1)[-1].endswith(case) or f' {case}' in text:
+                break
+            inside = False
+            out = []
+        if inside:
+            out.append(text)
+    return out
+
+
+def write_records(tests, manifest, console, path):
+    """One JSON record per test: name, status (pass, fail, error = crash,
+    miss = never reported, timeout, skip), duration in ms when known, and for
+    a test that did not pass the expected and actual lines and a log excerpt.
+    """
+    status_of = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'skip', 'ERROR': 'error'}
+    records, seen = [], set()
+    for p, status in tests:
+        name = test_name(p)
+        seen.add(name)
+        selftest = p[:2] == SELFTEST_CASE
+        log = selftest_report(console, name) if selftest else kunit_failure(console, p[-1])
+        rec = {'name': name, 'kind': 'selftest' if selftest else 'kunit',
+               'status': status_of.get(status, status.lower())}
+        if selftest and any('timed out after' in line for line in log):
+            rec['status'] = 'timeout'
+        for line in log:
+            m = re.search(r'loader ran for (\d+) ms', line)
+            if m:
+                rec['duration_ms'] = int(m.group(1))
+        if rec['status'] != 'pass':
+            rec['expected'] = [line for line in log if re.search(r'\bexpected\b|^Expected', line, re.I)]
+            rec['actual'] = [line for line in log if re.search(r'\bactual\b|actual-error:|==', line)]
+            rec['log'] = log[-25:]
+        records.append(rec)
+    for name, _ in manifest:
+        if name not in seen:
+            records.append({'name': name, 'kind': 'selftest', 'status': 'miss',
+                            'log': selftest_report(console, name)[-25:]})
+    with open(path, 'w') as f:
+        json.dump(records, f, indent=1)
+        f.write('\n')
+
+
+def write_stats(console, path):
+    """One CSV row per selftest program that reported its verifier statistics."""
+    rows = {}
+    for line in console:
+        m = STATS_RE.search(line)
+        if m:
+            rows[m.group(1)] = m.groups()
+    with open(path, 'w') as f:
+        f.write(','.join(STATS_FIELDS) + '\n')
+        for name in sorted(rows):
+            f.write(','.join(v if v != '-1' else '' for v in rows[name]) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--json', required=True)
@@ -151,6 +226,8 @@ def main():
     ap.add_argument('--allowlist', help='kernel splats to tolerate, each with its reason')
     ap.add_argument('--bless', metavar='EXPECTED_DIR')
     ap.add_argument('--statuses', help='write "TEST STATUS" per test to this file')
+    ap.add_argument('--stats-csv', help="write the verifier's statistics per program here")
+    ap.add_argument('--records', help='write one JSON record per test here')
     ap.add_argument('--first-patch', help='tests/first-patch.list (with --prefix, --last)')
     ap.add_argument('--prefix', type=int, help='the number of patches applied')
     ap.add_argument('--last', type=int, help='the number of patches in the series')
@@ -229,6 +306,10 @@ def main():
 
     if args.bless:
         bless(console, manifest, args.bless)
+    if args.stats_csv:
+        write_stats(console, args.stats_csv)
+    if args.records:
+        write_records(tests, manifest, console, args.records)
 
     for p in problems:
         print(f'FAILED: {p}')
@@ -240,6 +321,8 @@ def main():
         line += f', {early + len(not_built) - sum(1 for n in not_built if not not_yet(n))}' \
             ' not yet (before their first patch)'
     print(line)
+    if not tests:
+        return 2    # nothing ran: the harness, not a test, failed
     return 1 if problems else 0
 
 

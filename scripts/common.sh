@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 
 log() { printf '==> %s\n' "$*" >&2; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# Exit status 2: the harness could not run the tests (1 is for a failed test).
+die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 
 # Defaults; every one can be overridden from the environment.
 : "${WORK_DIR:=$REPO/.work}"
@@ -10,4 +11,5 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 : "${SELFTEST_OUT:=$WORK_DIR/selftests}"
 : "${RESULTS_DIR:=$WORK_DIR/results}"
 : "${KUNIT_TIMEOUT:=300}"
-export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT
+: "${GUEST_CPUS:=2}"
+export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT GUEST_CPUS

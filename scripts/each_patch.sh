@@ -78,20 +78,28 @@ for k in $(seq "$from" "$to"); do
 		break
 	fi
 	prefix_kunitconfig >"$out/kunitconfig"
+	kunit_py() {
+		(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
+			--build_dir="$WORK_DIR/build" --kunitconfig="$out/kunitconfig") \
+			>>"$out/kunit.txt" 2>&1
+	}
+	rm -f "$WORK_DIR/build/test.log" "$out/kunit.txt"
+	if ! kunit_py build --jobs="$(nproc)"; then
+		echo "${name:0:4} FAILED: does not build ($(($(date +%s) - t0)) s, see $out/kunit.txt) ${name:5}"
+		failed=1
+		continue
+	fi
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
-		>"$out/selftests.txt" 2>&1 || true
+		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
 	rm -f "$RESULTS_DIR/not-built"
 	touch "$RESULTS_DIR/not-built"
 	prefix_manifest >"$out/tests.list"
 	mv "$RESULTS_DIR/not-built" "$out/not-built"
 	MANIFEST=$out/tests.list "$REPO/scripts/pack_initramfs.sh" "$SELFTEST_OUT/initramfs.cpio"
-	rm -f "$WORK_DIR/build/test.log"
-	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
-		--build_dir="$WORK_DIR/build" --kunitconfig="$out/kunitconfig" \
-		--jobs="$(nproc)" --timeout="$KUNIT_TIMEOUT" \
-		--qemu_args="-initrd $SELFTEST_OUT/initramfs.cpio" \
-		--json="$out/results.json") >"$out/kunit.txt" 2>&1 || true
+	kunit_py exec --timeout="$KUNIT_TIMEOUT" \
+		--qemu_args="-smp $GUEST_CPUS -initrd $SELFTEST_OUT/initramfs.cpio" \
+		--json="$out/results.json" || true
 	cp "$WORK_DIR/build/test.log" "$out/console.log" 2>/dev/null || true
 	if python3 "$REPO/scripts/check_results.py" --json "$out/results.json" \
 		--console "$out/console.log" --manifest "$out/tests.list" \

@@ -3,8 +3,20 @@
 #ifndef __BPF_EXPERIMENTAL__
 #define __BPF_EXPERIMENTAL__
 
-#include <bpf/bpf_core_read.h>
+#ifdef __VMLINUX_H__		/* a program built against bpftool's vmlinux.h */
+#include <bpf/bpf_helpers.h>
+#else
 #include "bpf_progs.h"
+#endif
+#include <bpf/bpf_core_read.h>
+
+/* Declared here too, so that a program that does not use them builds
+ * against a UAPI header that lacks them (./run_tests.sh --each-patch).
+ */
+struct bpf_list_head;
+struct bpf_list_node;
+struct bpf_rb_root;
+struct bpf_rb_node;
 
 /* Description
  *	Allocates an object of the type represented by 'local_type_id' in

@@ -19,6 +19,20 @@
  *     appearing, in order, as a whole line of the log (libbpf's messages and
  *     the verifier log).
  *
+ *   loader REPORT PROG OBJECT stress DRAIN OPS
+ *     load PROG and DRAIN, run PROG OPS times on every CPU at once while
+ *     map elements holding its roots come and go, then drain the roots
+ *     with DRAIN and check that no node was lost (stress.c).
+ *
+ *   loader REPORT NAME OBJECT mutate SEED COUNT
+ *     COUNT seeded random mutants of each SEC("tc") program of OBJECT
+ *     are loaded, and run if the verifier accepts them; none may leak
+ *     (mutate.c).
+ *
+ *   loader REPORT NAME OBJECT failslab PROG MAX
+ *     MAX loads of PROG, each with one of its slab allocations failed by
+ *     the kernel's fault injection; none may leak (failslab.c).
+ *
  *   loader REPORT CASE - btf ERRNO
  *     build BTF case CASE by hand (btf_cases.c) and require
  *     btf__load_into_kernel() to end in ERRNO (a name such as ENOENT, or 0).
@@ -42,13 +56,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/mount.h>
+#include <sys/vfs.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btf_cases.h"
+#include "failslab.h"
+#include "mutate.h"
+#include "stress.h"
 
 #define SELFTEST_DIR	"/selftests"
 #define EXPECTED_DIR	"/expected-logs"
@@ -71,12 +90,19 @@ static void say(const char *fmt, ...)
 	fputc('\n', report);
 }
 
+static bool libbpf_quiet;	/* mutate: thousands of loads, no log kept */
+
+static void set_libbpf_quiet(bool on)
+{
+	libbpf_quiet = on;
+}
+
 static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	char *line;
 	int n;
 
-	if (level == LIBBPF_DEBUG)
+	if (level == LIBBPF_DEBUG || libbpf_quiet)
 		return 0;
 	n = vasprintf(&line, fmt, ap);
 	if (n < 0)
@@ -272,8 +298,10 @@ static int read_global(struct bpf_object *obj, const char *name, long long *val)
 /* A usermode helper starts without debugfs; returns 0 or 1 (reported). */
 static int mount_debugfs(void)
 {
+	struct statfs fs;
+
 	mkdir(DEBUGFS, 0755);
-	if (access(DEBUGFS "/kmemleak", F_OK) && access(GRAPH_OBJS, F_OK) &&
+	if ((statfs(DEBUGFS, &fs) || fs.f_type != DEBUGFS_MAGIC) &&
 	    mount("debugfs", DEBUGFS, "debugfs", 0, NULL)) {
 		say("FAIL: mounting debugfs: %s", strerror(errno));
 		return 1;
@@ -351,14 +379,36 @@ static int read_graph_count(const char *name, long long *val)
  * still in them. Map free runs in a worker after an RCU grace period, so
  * give it time.
  */
-static int check_all_freed(void)
+#define BPF_LOG_STATS_LEVEL	4
+static char stats_log[1 << 16];
+
+/* The numbers of "processed N insns (limit L) max_states_per_insn M
+ * total_states T peak_states P mark_read R" and "verification time U usec"
+ * in @log, as one "stats:" line for check_results.py's CSV.
+ */
+static void say_stats(const char *prog, int err, const char *log)
+{
+	long insns = -1, total = -1, peak = -1, usec = -1;
+	const char *at;
+
+	if (log && (at = strstr(log, "processed ")))
+		sscanf(at, "processed %ld insns (limit %*d) max_states_per_insn %*d "
+		       "total_states %ld peak_states %ld", &insns, &total, &peak);
+	if (log && (at = strstr(log, "verification time ")))
+		sscanf(at, "verification time %ld usec", &usec);
+	say("stats: %s verdict=%s insns=%ld total_states=%ld peak_states=%ld time_us=%ld",
+	    prog, err ? "refused" : "accepted", insns, total, peak, usec);
+}
+
+static int wait_all_freed(bool verbose)
 {
 	struct graph_objs since;
 	long live = 0;
 	int ms;
 
 	if (uncounted) {
-		say("ok: closed (this kernel does not count graph objects)");
+		if (verbose)
+			say("ok: closed (this kernel does not count graph objects)");
 		return 0;
 	}
 	for (ms = 0; ms <= FREE_TIMEOUT_MS; ms += 10) {
@@ -366,8 +416,9 @@ static int check_all_freed(void)
 			return 1;
 		live = since.allocated - since.freed;
 		if (!live) {
-			say("ok: closed, the %ld graph object(s) allocated since the load are freed",
-			    since.allocated);
+			if (verbose)
+				say("ok: closed, the %ld graph object(s) allocated since the load are freed",
+				    since.allocated);
 			return 0;
 		}
 		usleep(10000);
@@ -375,6 +426,16 @@ static int check_all_freed(void)
 	say("FAIL: %ld graph object(s) not freed %d ms after the object was closed "
 	    "(expected @live == 0 after close, actual %ld)", live, FREE_TIMEOUT_MS, live);
 	return 1;
+}
+
+static int check_all_freed(void)
+{
+	return wait_all_freed(true);
+}
+
+static int all_freed_quietly(void)
+{
+	return wait_all_freed(false);
 }
 
 static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
@@ -512,7 +573,7 @@ static int kmemleak(const char *phase, const char *since)
 
 int main(int argc, char **argv)
 {
-	struct bpf_program *prog, *p;
+	struct bpf_program *prog, *p, *drain;
 	struct bpf_object *obj;
 	char path[256];
 	int err, nr_lines, ret = 0;
@@ -529,8 +590,14 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "--kmemleak"))
 		return kmemleak(argv[3], argc > 4 ? argv[4] : NULL);
 	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail") &&
-			 strcmp(argv[4], "load") && strcmp(argv[4], "btf")))
+			 strcmp(argv[4], "load") && strcmp(argv[4], "btf") &&
+			 strcmp(argv[4], "stress") && strcmp(argv[4], "mutate") &&
+			 strcmp(argv[4], "failslab")))
 		return 2;
+	if (!strcmp(argv[4], "stress") && argc != 7) {
+		say("FAIL: stress needs DRAIN and OPS");
+		return 1;
+	}
 	libbpf_set_print(libbpf_log);
 	if (!strcmp(argv[4], "btf")) {
 		say("BTF case: %s, expect: %s", argv[2], argc > 5 ? argv[5] : "?");
@@ -541,6 +608,30 @@ int main(int argc, char **argv)
 	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);
 	if (mount_debugfs() || read_graph_objs(&at_load))
 		return 1;
+	if (!strcmp(argv[4], "failslab")) {
+		struct failslab_env env = {
+			.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
+		};
+
+		if (argc != 7) {
+			say("FAIL: failslab needs PROG and MAX");
+			return 1;
+		}
+		ret = run_failslab(path, argv[5], atoi(argv[6]), &env);
+		return check_all_freed() ? 1 : ret;
+	}
+	if (!strcmp(argv[4], "mutate")) {
+		struct mutate_env env = {
+			.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
+		};
+
+		if (argc != 7) {
+			say("FAIL: mutate needs SEED and COUNT");
+			return 1;
+		}
+		ret = run_mutants(path, strtoul(argv[5], NULL, 0), atoi(argv[6]), &env);
+		return check_all_freed() ? 1 : ret;
+	}
 	obj = bpf_object__open_file(path, NULL);
 	if (!obj) {
 		say("FAIL: cannot open %s: %s", path, strerror(errno));
@@ -551,10 +642,33 @@ int main(int argc, char **argv)
 		say("FAIL: program %s not found in %s", argv[2], path);
 		return 1;
 	}
+	drain = !strcmp(argv[4], "stress") ? bpf_object__find_program_by_name(obj, argv[5]) : NULL;
+	if (!strcmp(argv[4], "stress") && !drain) {
+		say("FAIL: program %s not found in %s", argv[5], path);
+		return 1;
+	}
 	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, p == prog);
+		bpf_program__set_autoload(p, p == prog || p == drain);
+	/* the verifier's statistics of a program expected to load; a failing
+	 * one logs at level 1 (libbpf's retry), which has them too
+	 */
+	if (strcmp(argv[4], "fail"))
+		bpf_program__set_log_buf(prog, stats_log, sizeof(stats_log)) ?:
+		bpf_program__set_log_level(prog, BPF_LOG_STATS_LEVEL);
 
 	err = bpf_object__load(obj);
+	say_stats(argv[2], err, strcmp(argv[4], "fail") ? stats_log : log_text);
+	if (err && strcmp(argv[4], "fail")) {
+		/* for the report: the verifier's words, at level 1 */
+		bpf_object__close(obj);
+		obj = bpf_object__open_file(path, NULL);
+		if (obj) {
+			prog = bpf_object__find_program_by_name(obj, argv[2]);
+			bpf_object__for_each_program(p, obj)
+				bpf_program__set_autoload(p, p == prog || p == drain);
+			bpf_object__load(obj);
+		}
+	}
 	if (!strcmp(argv[4], "fail")) {
 		if (!err) {
 			say("FAIL: expected the load to fail, but it succeeded");
@@ -570,6 +684,13 @@ int main(int argc, char **argv)
 		ret = 1;
 	} else if (!strcmp(argv[4], "load")) {
 		say("ok: loaded (a load test: the program is not run)");
+	} else if (drain) {
+		struct stress_env env = {
+			.say = say, .read_global = read_global,
+			.read_graph_count = uncounted ? NULL : read_graph_count,
+		};
+
+		ret = run_stress(obj, prog, drain, strtol(argv[6], NULL, 0), &env);
 	} else {
 		ret = run_prog(obj, prog, argc - 5, argv + 5);
 	}

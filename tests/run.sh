@@ -41,14 +41,17 @@ copy_repo() {
 		xargs -0 cp --parents -t "$tmp/$1")
 }
 
-# scenario NAME EXPECTED-MESSAGE: run the tampered copy, want a non-zero exit
-# and EXPECTED-MESSAGE (an extended regex) in its output.
+# scenario NAME EXPECTED-MESSAGE [EXIT]: run the tampered copy, want exit
+# status EXIT (default 1, a test failed; 2: the harness could not run the
+# tests) and EXPECTED-MESSAGE (an extended regex) in its output.
 scenario() {
-	local name=$1 want=$2 out=$tmp/$1.log
+	local name=$1 want=$2 want_rc=${3:-1} out=$tmp/$1.log rc=0
 	log "harness must fail: $name"
-	if SELFTEST_OUT="$tmp/$name.out" RESULTS_DIR="$tmp/$name.results" \
-		"$tmp/$name/run_tests.sh" >"$out" 2>&1; then
-		fail "$name: run_tests.sh exited 0"
+	SELFTEST_OUT="$tmp/$name.out" RESULTS_DIR="$tmp/$name.results" \
+		"$tmp/$name/run_tests.sh" >"$out" 2>&1 || rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		tail -n 30 "$out"
+		fail "$name: expected exit $want_rc, actual $rc"
 	elif ! grep -qE -- "$want" "$out"; then
 		tail -n 30 "$out"
 		fail "$name: output lacks '$want'"
@@ -135,7 +138,7 @@ diff --git a/Makefile b/Makefile
 --
 2.39.5
 EOF
-scenario bad_patch "patch does not apply: patches/9999-does-not-apply.patch"
+scenario bad_patch "patch does not apply: patches/9999-does-not-apply.patch" 2
 if [ "$(git -C "$SRC_DIR" rev-parse HEAD)" = "$(git -C "$SRC_DIR" rev-parse pristine)" ] &&
    [ -z "$(git -C "$SRC_DIR" status --porcelain --untracked-files=no)" ]; then
 	pass "bad_patch: tree left clean at pristine"

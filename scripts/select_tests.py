@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Choose the tests of a run, or list them.
+
+  select_tests.py --manifest M [--denylist D] [--glob G] --out OUT --kunit-glob-out F
+      Write to OUT the manifest M without the selftests of the denylist D
+      (each reported with its reason) and, when G matches names of
+      selftests, only those; write to F the kunit.py filter glob of the
+      run: the bridge's case when G chose selftests, else G.
+  select_tests.py --list --kunit-dir K --manifest M [--glob G]
+      Print the KUnit suites of K/*.c and the selftests of M (matching G).
+"""
+import argparse
+import fnmatch
+import glob as globmod
+import os
+import re
+import sys
+
+SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
+BRIDGE_GLOB = 'bpf_selftests.bpf_prog'
+
+
+def entries(lines):
+    """(index, name, mode) of each manifest entry."""
+    for i, line in enumerate(lines):
+        words = line.split('#', 1)[0].split()
+        if words:
+            yield i, words[0], words[2]
+
+
+def read_denylist(path):
+    deny = {}
+    if not path or not os.path.exists(path):
+        return deny
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith('#'):
+                continue
+            name, _, reason = line.partition('#')
+            if not name.strip() or not reason.strip():
+                sys.exit(f'{path}:{n}: a denylist entry needs a name and "# reason"')
+            deny[name.strip()] = reason.strip()
+    return deny
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--manifest', required=True)
+    ap.add_argument('--denylist')
+    ap.add_argument('--glob', default='')
+    ap.add_argument('--out')
+    ap.add_argument('--kunit-glob-out')
+    ap.add_argument('--list', action='store_true')
+    ap.add_argument('--kunit-dir')
+    args = ap.parse_args()
+
+    with open(args.manifest) as f:
+        lines = f.readlines()
+    tests = list(entries(lines))
+
+    if args.list:
+        for path in sorted(globmod.glob(os.path.join(args.kunit_dir, '*.c'))):
+            for suite in SUITE_RE.findall(open(path).read()):
+                if not args.glob or fnmatch.fnmatch(suite, args.glob.split('.')[0]):
+                    print(f'kunit     {suite}')
+        for _, name, mode in tests:
+            if not args.glob or fnmatch.fnmatch(name, args.glob):
+                print(f'selftest  {name} ({mode})')
+        return 0
+
+    chosen = {name for _, name, _ in tests if args.glob and fnmatch.fnmatch(name, args.glob)}
+    kunit_glob = BRIDGE_GLOB if chosen else args.glob
+    deny = read_denylist(args.denylist)
+    drop = set()
+    for i, name, _ in tests:
+        if chosen and name not in chosen:
+            drop.add(i)
+        elif name in deny:
+            print(f'denylisted: {name}: {deny[name]}')
+            drop.add(i)
+    if chosen:
+        print(f'selected: {len(chosen)} selftest(s) matching {args.glob}')
+    with open(args.out, 'w') as f:
+        f.writelines(line for i, line in enumerate(lines) if i not in drop)
+    with open(args.kunit_glob_out, 'w') as f:
+        f.write(kunit_glob)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
