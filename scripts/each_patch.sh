@@ -49,7 +49,8 @@ from=$((10#${from:-1})) to=$((10#${to:-$last}))
 # refuses a config that loses an option.
 prefix_kunitconfig() {
 	local line sym defined
-	defined=$(grep -rhs --include='Kconfig*' '^config ' "$SRC_DIR" | sort -u)
+	defined=$(grep -rhsE --include='Kconfig*' '^(menu)?config ' "$SRC_DIR" |
+		sed 's/^menuconfig/config/' | sort -u)
 	while read -r line; do
 		case $line in CONFIG_*) ;; *) continue ;; esac
 		sym=${line%%=*}
