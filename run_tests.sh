@@ -87,8 +87,11 @@ kunit_py() {
 	return "${PIPESTATUS[0]}"
 }
 
+. "$REPO/scripts/build_stamp.sh"
+stamp_prepare "$build_dir"
 log "kunit.py build (build dir $build_dir)"
 kunit_py build --jobs="$(nproc)" || die "the kernel does not build (see $RESULTS_DIR/kunit.txt)"
+stamp_record "$build_dir"
 
 # After the kernel: some selftests are built against a vmlinux.h dumped
 # from its BTF, as most programs are.

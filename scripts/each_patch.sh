@@ -16,6 +16,7 @@
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
+. "$REPO/scripts/build_stamp.sh"
 
 bless=0 range=
 for arg in "$@"; do
@@ -85,11 +86,13 @@ for k in $(seq "$from" "$to"); do
 			>>"$out/kunit.txt" 2>&1
 	}
 	rm -f "$WORK_DIR/build/test.log" "$out/kunit.txt"
+	stamp_prepare "$WORK_DIR/build"
 	if ! kunit_py build --jobs="$(nproc)"; then
 		echo "${name:0:4} FAILED: does not build ($(($(date +%s) - t0)) s, see $out/kunit.txt) ${name:5}"
 		failed=1
 		continue
 	fi
+	stamp_record "$WORK_DIR/build"
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
 		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"

@@ -60,10 +60,49 @@ class CheckResults(unittest.TestCase):
         rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--glob', 'rb_root_cached')
         self.assertEqual(rc, 0, out)
 
-    def test_missing_json_is_a_failure(self):
+    def test_missing_json_is_a_harness_failure(self):
         rc, out = self.run_check(None, 'prog_a obj.o pass\n')
-        self.assertEqual(rc, 1)
+        self.assertEqual(rc, 2)     # nothing ran: exit 2, not a test failure
         self.assertIn('no kunit.py results', out)
+
+    def test_before_its_first_patch_a_failure_is_tolerated(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.list') as firsts:
+            firsts.write('prog_a 0007\n')
+            firsts.flush()
+            args = ('--first-patch', firsts.name, '--last', '9')
+            rc, out = self.run_check(self.tree('FAIL'), 'prog_a obj.o pass\n', '',
+                                     *args, '--prefix', '6')
+            self.assertEqual(rc, 0, out)
+            self.assertIn('1 not yet', out)
+            rc, out = self.run_check(self.tree('FAIL'), 'prog_a obj.o pass\n', '',
+                                     *args, '--prefix', '7')
+            self.assertEqual(rc, 1, out)
+
+    def test_records_name_timeouts_and_misses(self):
+        console = ('    # bpf_prog: prog_a: spin: FAIL: expected x == 1, actual 2\n'
+                   '    # bpf_prog: prog_a: timed out after 30 s, killed\n'
+                   '    # bpf_prog: prog_a: loader ran for 30012 ms\n')
+        with tempfile.TemporaryDirectory() as d:
+            out_path = os.path.join(d, 'tests.json')
+            rc, out = self.run_check(self.tree('FAIL'), 'prog_a obj.o pass\nprog_b obj.o pass\n',
+                                     console, '--records', out_path)
+            records = {r['name']: r for r in json.load(open(out_path))}
+        self.assertEqual(rc, 1)
+        self.assertEqual(records['prog_a']['status'], 'timeout')
+        self.assertEqual(records['prog_a']['duration_ms'], 30012)
+        self.assertIn('spin: FAIL: expected x == 1, actual 2', records['prog_a']['expected'])
+        self.assertEqual(records['prog_b']['status'], 'miss')
+        self.assertEqual(records['rb_root_cached.rb_case']['status'], 'pass')
+
+    def test_stats_csv_has_a_row_per_program(self):
+        console = ('    # bpf_prog: prog_a: stats: prog_a verdict=accepted insns=12 '
+                   'total_states=3 peak_states=2 time_us=-1\n')
+        with tempfile.TemporaryDirectory() as d:
+            out_path = os.path.join(d, 'stats.csv')
+            self.run_check(self.tree(), 'prog_a obj.o pass\n', console, '--stats-csv', out_path)
+            rows = open(out_path).read().splitlines()
+        self.assertEqual(rows, ['program,verdict,insns,total_states,peak_states,time_us',
+                                'prog_a,accepted,12,3,2,'])
 
     def test_splat_is_a_failure_in_every_run(self):
         console = '[    2.1] BUG: KASAN: use-after-free in foo\n'

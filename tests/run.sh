@@ -3,7 +3,8 @@
 # red, with a message only that fault produces, on a wrong expected log, a
 # missing program, a wrong global, a failing program that loads, a crashing
 # or hanging loader, a failed KUnit expectation, a kernel splat, a graph
-# object leaked by a free path and a patch that does not apply.
+# object leaked by a free path and a patch that does not apply (exit 2); a
+# name filter runs exactly one selftest; --compare fails on a changed verdict.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -26,13 +27,49 @@ else
 	fail "check_results.py unit tests"
 fi
 
-log "main job: ./run_tests.sh"
-if "$REPO/run_tests.sh" | tee "$tmp/main.log"; then
+log "main job: ./run_tests.sh --compare tests/verifier-stats.csv"
+if "$REPO/run_tests.sh" --compare "$REPO/tests/verifier-stats.csv" | tee "$tmp/main.log"; then
 	pass "./run_tests.sh"
 else
 	fail "./run_tests.sh"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
+
+# A build directory built from another tree state than the one tree.sh
+# restored mtimes for (here: the series without the harness commit) has
+# the files that differ rebuilt, and the run stays green.
+log "a build directory built from another tree state is brought up to date"
+git -C "$SRC_DIR" rev-parse HEAD~1 >"$WORK_DIR/build/.built-from"
+if "$REPO/run_tests.sh" spin_lock_counter >"$tmp/stale.log" 2>&1 &&
+   grep -qE 'built from another tree state; [0-9]+ file\(s\) differ, rebuilding them' "$tmp/stale.log"; then
+	pass "stale_build: the differing files were rebuilt and the run passed"
+else
+	tail -n 20 "$tmp/stale.log"
+	fail "stale_build: not rebuilt, or the run failed"
+fi
+
+# A name selects exactly that selftest.
+log "a filter runs exactly the named selftest"
+if "$REPO/run_tests.sh" spin_lock_counter >"$tmp/filter.log" 2>&1 &&
+   grep -qx 'results: 1 passed, 0 failed, 0 skipped' "$tmp/filter.log"; then
+	pass "filter: ./run_tests.sh spin_lock_counter ran it alone"
+else
+	tail -n 20 "$tmp/filter.log"
+	fail "filter: ./run_tests.sh spin_lock_counter did not run exactly it"
+fi
+
+# --compare fails when a program's verdict changed against the baseline.
+log "--compare must fail on a changed verdict"
+printf 'program,verdict,insns,total_states,peak_states,time_us\n%s\n' \
+	'spin_lock_counter,refused,1,1,1,' >"$tmp/base.csv"
+if "$REPO/run_tests.sh" --compare "$tmp/base.csv" spin_lock_counter >"$tmp/compare.log" 2>&1; then
+	fail "compare: a changed verdict passed"
+elif grep -qE '^spin_lock_counter +VERDICT refused -> accepted' "$tmp/compare.log"; then
+	pass "compare: failed with 'spin_lock_counter VERDICT refused -> accepted'"
+else
+	tail -n 20 "$tmp/compare.log"
+	fail "compare: output lacks the changed verdict"
+fi
 
 # Copy the repository's files (tracked or new, not ignored) into $tmp/$1.
 copy_repo() {
@@ -96,6 +133,11 @@ copy_repo loader_hang
 tamper loader_hang selftests/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
 scenario loader_hang "spin_lock_counter: timed out after [0-9]+ s, killed"
+if grep -qE '^results: [0-9]{3} passed, 1 failed' "$tmp/loader_hang.log"; then
+	pass "loader_hang: the tests after it still ran"
+else
+	fail "loader_hang: the tests after it did not all run"
+fi
 
 # The next three change the kernel: each costs an incremental build.
 copy_repo kunit_fails

@@ -1,0 +1,36 @@
+# What a build directory was last built from; sourced, never run.
+# shellcheck shell=bash
+#
+# tree.sh gives files the series did not change their old mtimes back, so
+# that make rebuilds only what changed. That is right only if the build
+# directory was last built from the tree state those mtimes belong to: a
+# build made at another state (a manual make, an interrupted run, a run at
+# pristine, the other build directory's state) would keep its objects and
+# link them with the new ones. So each build directory records the tree it
+# was built from (.built-from: the commit, and the files the working tree
+# changed on top of it, e.g. a mutant), and before a build every file that
+# differs from that state gets a new mtime.
+
+# before the build: make every file that differs from what $1 was built from newer
+stamp_prepare() {
+	local dir=$1 stamp=$1/.built-from built files
+	[ -e "$dir/.config" ] || return 0	# nothing built yet
+	if [ ! -s "$stamp" ] || ! built=$(head -n 1 "$stamp") ||
+	   ! git -C "$SRC_DIR" cat-file -e "$built^{commit}" 2>/dev/null; then
+		log "$dir: no record of the tree it was built from; building it from scratch"
+		rm -rf "$dir"
+		return 0
+	fi
+	files=$({ git -C "$SRC_DIR" diff --name-only "$built"; tail -n +2 "$stamp"; } | sort -u)
+	[ -n "$files" ] || return 0
+	log "$dir: built from another tree state; $(wc -l <<<"$files") file(s) differ, rebuilding them"
+	(cd "$SRC_DIR" && xargs -r -d '\n' touch -c -- <<<"$files")
+}
+
+# after a successful build: record the tree $1 was built from
+stamp_record() {
+	{
+		git -C "$SRC_DIR" rev-parse HEAD
+		git -C "$SRC_DIR" diff --name-only
+	} >"$1/.built-from"
+}
