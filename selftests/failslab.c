@@ -21,6 +21,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include "failslab.h"
 
@@ -49,6 +52,12 @@ static int setup(const struct failslab_env *env)
 	unsigned int i;
 	int err;
 
+	/* a usermode helper starts without /proc */
+	mkdir("/proc", 0555);
+	if (access("/proc/self/make-it-fail", F_OK) && mount("proc", "/proc", "proc", 0, NULL)) {
+		env->say("FAIL: failslab: mounting /proc: %s", strerror(errno));
+		return -errno;
+	}
 	for (i = 0; i < sizeof(knobs) / sizeof(*knobs); i++) {
 		err = write_file(knobs[i][0], knobs[i][1]);
 		if (err) {
