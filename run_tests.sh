@@ -6,6 +6,7 @@
 #   ./run_tests.sh --mutants [GLOB]       (scripts/mutants.sh)
 #   ./run_tests.sh --each-patch [--bless] [FIRST[-LAST]]   (scripts/each_patch.sh)
 #   ./run_tests.sh --stress-bench [OPS]   (scripts/stress_bench.sh)
+#   ./run_tests.sh --fuzz [--debug] [SEEDS [COUNT]]   (scripts/fuzz.sh)
 #
 # Exits 0 when every test ran and passed, 1 when a test failed, 2 when the
 # harness could not run the tests (a package, a patch, the build, the boot).
@@ -19,6 +20,7 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --mutants [GLOB]
        $0 --each-patch [--bless] [FIRST[-LAST]]
        $0 --stress-bench [OPS]
+       $0 --fuzz [--debug] [SEEDS [COUNT]]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
             suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
   --list    list the KUnit suites and the selftests (matching GLOB), and stop
@@ -31,6 +33,7 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   --each-patch  build every prefix of the series (or patches FIRST..LAST)
             and run the tests that apply to it, one line per patch
   --stress-bench  the stress selftest alone with 1, 2 and 4 vCPUs: ops/s
+  --fuzz    the long run of mutated selftests (SEEDS seeds, COUNT mutants each)
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest)
 EOF
@@ -46,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
 	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
 	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
+	--fuzz) shift; exec "$REPO/scripts/fuzz.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
