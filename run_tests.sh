@@ -7,6 +7,7 @@
 #   ./run_tests.sh --each-patch [--bless] [FIRST[-LAST]]   (scripts/each_patch.sh)
 #   ./run_tests.sh --stress-bench [OPS]   (scripts/stress_bench.sh)
 #   ./run_tests.sh --fuzz [--debug] [SEEDS [COUNT]]   (scripts/fuzz.sh)
+#   ./run_tests.sh --rbtree-bench [N,N...]   (scripts/rbtree_bench.sh)
 #
 # Exits 0 when every test ran and passed, 1 when a test failed, 2 when the
 # harness could not run the tests (a package, a patch, the build, the boot).
@@ -21,6 +22,7 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --each-patch [--bless] [FIRST[-LAST]]
        $0 --stress-bench [OPS]
        $0 --fuzz [--debug] [SEEDS [COUNT]]
+       $0 --rbtree-bench [N,N...]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
             suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
   --list    list the KUnit suites and the selftests (matching GLOB), and stop
@@ -34,6 +36,7 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
             and run the tests that apply to it, one line per patch
   --stress-bench  the stress selftest alone with 1, 2 and 4 vCPUs: ops/s
   --fuzz    the long run of mutated selftests (SEEDS seeds, COUNT mutants each)
+  --rbtree-bench  the BPF rbtree against the same tree in C: ns/op, ratio
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest)
 EOF
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
 	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
 	--fuzz) shift; exec "$REPO/scripts/fuzz.sh" "$@" ;;
+	--rbtree-bench) shift; exec "$REPO/scripts/rbtree_bench.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;

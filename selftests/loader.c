@@ -33,6 +33,10 @@
  *     MAX loads of PROG, each with one of its slab allocations failed by
  *     the kernel's fault injection; none may leak (failslab.c).
  *
+ *   loader REPORT NAME OBJECT bench N[,N...]
+ *     the BPF rbtree against the same tree in C, in ns per operation
+ *     (bench.c; ./run_tests.sh --rbtree-bench).
+ *
  *   loader REPORT CASE - btf ERRNO
  *     build BTF case CASE by hand (btf_cases.c) and require
  *     btf__load_into_kernel() to end in ERRNO (a name such as ENOENT, or 0).
@@ -65,6 +69,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btf_cases.h"
+#include "bench.h"
 #include "failslab.h"
 #include "mutate.h"
 #include "stress.h"
@@ -592,7 +597,7 @@ int main(int argc, char **argv)
 	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail") &&
 			 strcmp(argv[4], "load") && strcmp(argv[4], "btf") &&
 			 strcmp(argv[4], "stress") && strcmp(argv[4], "mutate") &&
-			 strcmp(argv[4], "failslab")))
+			 strcmp(argv[4], "failslab") && strcmp(argv[4], "bench")))
 		return 2;
 	if (!strcmp(argv[4], "stress") && argc != 7) {
 		say("FAIL: stress needs DRAIN and OPS");
@@ -608,6 +613,16 @@ int main(int argc, char **argv)
 	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);
 	if (mount_debugfs() || read_graph_objs(&at_load))
 		return 1;
+	if (!strcmp(argv[4], "bench")) {
+		obj = bpf_object__open_file(path, NULL);
+		if (argc != 6 || !obj || bpf_object__load(obj)) {
+			say("FAIL: bench: cannot load %s (bench needs N[,N...])", path);
+			return 1;
+		}
+		ret = run_bench(obj, argv[5], say);
+		bpf_object__close(obj);
+		return check_all_freed() ? 1 : ret;
+	}
 	if (!strcmp(argv[4], "failslab")) {
 		struct failslab_env env = {
 			.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
