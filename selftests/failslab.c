@@ -5,22 +5,26 @@
  *
  *   loader REPORT NAME OBJECT failslab PROG MAX
  *
- * For N = 1..MAX: with the kernel's fault injection (CONFIG_FAILSLAB,
- * task-filtered to this process through /proc/self/make-it-fail) set to
- * fail one slab allocation among the next N (interval N, once: the
- * kernel's count runs on, so each N hits another allocation), open OBJECT
- * and load PROG: BTF load, struct metas, map creation with graph roots,
- * the verifier's own allocations. If it loads, run it once (a failed
- * allocation there is bpf_obj_new() returning NULL, which the program
- * must handle). Close it and require every graph object allocated to be
- * freed. A load may fail with any error; nothing may crash, splat or leak
- * (with --debug, KASAN and kmemleak watch the error paths too).
+ * For N = 1, 2, ...: with the kernel's fault injection set to fail the
+ * N-th slab allocation of this thread from here on (CONFIG_FAILSLAB,
+ * /proc/thread-self/fail-nth), open OBJECT and load PROG: BTF load, struct
+ * metas, map creation with graph roots, the verifier's own allocations. If
+ * it loads, run it once (a failed allocation there is bpf_obj_new()
+ * returning NULL, which the program must handle). Close it and require
+ * every graph object allocated to be freed. A load may fail with any
+ * error; nothing may crash, splat or leak (with --debug, KASAN and kmemleak
+ * watch the error paths too). Stops at the first N that the whole load and
+ * run did not reach: each of its slab allocations has then failed once.
+ * MAX and an 8 s budget bound N.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -28,6 +32,8 @@
 #include "failslab.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_NTH	"/proc/thread-self/fail-nth"
+#define BUDGET_S	8	/* every run: keep it short; the bridge kills at 30 s */
 
 static const unsigned char frame[64];
 
@@ -43,18 +49,15 @@ static int write_file(const char *path, const char *val)
 static int setup(const struct failslab_env *env)
 {
 	static const char *const knobs[][2] = {
-		{ FAILSLAB "task-filter", "Y" },	/* only tasks with make-it-fail */
 		{ FAILSLAB "ignore-gfp-wait", "N" },	/* GFP_KERNEL too */
-		{ FAILSLAB "probability", "100" },
 		{ FAILSLAB "verbose", "0" },
-		{ FAILSLAB "space", "0" },
 	};
 	unsigned int i;
 	int err;
 
 	/* a usermode helper starts without /proc */
 	mkdir("/proc", 0555);
-	if (access("/proc/self/make-it-fail", F_OK) && mount("proc", "/proc", "proc", 0, NULL)) {
+	if (access(FAIL_NTH, F_OK) && mount("proc", "/proc", "proc", 0, NULL)) {
 		env->say("FAIL: failslab: mounting /proc: %s", strerror(errno));
 		return -errno;
 	}
@@ -69,54 +72,55 @@ static int setup(const struct failslab_env *env)
 	return 0;
 }
 
-/* Fail one slab allocation of this task among the next @n (0: none). The
- * write that disarms may itself be the one that fails: then try again,
- * the fault is spent.
- */
+/* Fail the @n-th slab allocation of this thread from now on (0: none). */
 static int arm(int n)
 {
 	char buf[16];
-	int err;
 
-	if (!n) {
-		err = write_file("/proc/self/make-it-fail", "0");
-		return err ? write_file("/proc/self/make-it-fail", "0") : 0;
-	}
 	snprintf(buf, sizeof(buf), "%d", n);
-	err = write_file(FAILSLAB "interval", buf) ?: write_file(FAILSLAB "times", "1");
-	return err ?: write_file("/proc/self/make-it-fail", "1");
+	return write_file(FAIL_NTH, buf);
 }
 
-/* Whether the fault was injected: "times" counts down to 0 when it was. */
-static bool injected(void)
+/* What is left of the armed count: 0 once the fault was injected. If this
+ * open is the allocation that fails, the load did not reach it: 1.
+ */
+static int injected(void)
 {
-	FILE *f = fopen(FAILSLAB "times", "r");
-	int left = -1;
+	int left = -1, fd = open(FAIL_NTH, O_RDONLY);
+	char buf[16] = "";
 
-	if (f) {
-		if (fscanf(f, "%d", &left) != 1)
-			left = -1;
-		fclose(f);
-	}
-	return left == 0;
+	if (fd < 0)
+		return errno == ENOMEM ? 1 : -1;
+	if (read(fd, buf, sizeof(buf) - 1) > 0)
+		left = atoi(buf);
+	close(fd);
+	return left;
 }
 
 int run_failslab(const char *path, const char *name, int max,
 		 const struct failslab_env *env)
 {
-	int n, hit = 0, loads_failed = 0, runs = 0, failed = 0, err;
+	int n, loads_failed = 0, runs = 0, failed = 0, left = 0;
+	time_t start = time(NULL);
+	bool out_of_time = false;
 
 	if (setup(env))
 		return 1;
 	for (n = 1; n <= max; n++) {
+		if (time(NULL) - start >= BUDGET_S) {
+			out_of_time = true;
+			break;
+		}
 		struct bpf_object *obj = NULL;
-		struct bpf_program *prog, *p;
+		struct bpf_program *prog = NULL, *p;
+		int err;
 
 		env->quiet(true);
 		err = arm(n);
 		if (!err)
 			obj = bpf_object__open_file(path, NULL);
-		prog = obj ? bpf_object__find_program_by_name(obj, name) : NULL;
+		if (obj)
+			prog = bpf_object__find_program_by_name(obj, name);
 		if (prog) {
 			bpf_object__for_each_program(p, obj)
 				bpf_program__set_autoload(p, p == prog);
@@ -130,22 +134,29 @@ int run_failslab(const char *path, const char *name, int max,
 					runs++;
 			}
 		}
-		err = arm(0) ?: err;
+		left = injected();
+		arm(0);
 		env->quiet(false);
-		if (err) {
-			env->say("FAIL: failslab: arming the fault (N=%d): %s", n, strerror(-err));
+		if (err || left < 0) {
+			env->say("FAIL: failslab: %s " FAIL_NTH " (N=%d): %s", err ? "arming" : "reading",
+				 n, strerror(err ? -err : EIO));
 			return 1;
 		}
-		hit += injected();
 		bpf_object__close(obj);
 		if (env->all_freed()) {
-			env->say("FAIL: failslab: %s: a failed slab allocation (N=%d) leaks "
-				 "graph objects", name, n);
+			env->say("FAIL: failslab: %s: failing slab allocation %d leaks graph objects",
+				 name, n);
 			failed = 1;
 		}
+		if (left)
+			break;	/* the load and run needed fewer than n allocations */
 	}
-	env->say("%s: failslab: %s: %d attempts, %d with a failed allocation: "
-		 "%d loads failed, %d loaded and ran", failed ? "FAIL" : "ok", name, max,
-		 hit, loads_failed, runs);
+	if (!left && !out_of_time) {
+		env->say("FAIL: failslab: %s needs more than %d slab allocations; raise MAX", name, max);
+		failed = 1;
+	}
+	env->say("%s: failslab: %s: %s %d slab allocations failed once: "
+		 "%d loads failed, %d loaded and ran", failed ? "FAIL" : "ok", name,
+		 left ? "each of its" : "the first", n - 1, loads_failed, runs);
 	return failed;
 }
