@@ -18,4 +18,4 @@ echo "rbtree_bench rbtree_bench.bpf.o bench $sizes" >"$manifest"
 log="$WORK_DIR/rbtree-bench.txt"
 MANIFEST=$manifest GUEST_CPUS=1 "$REPO/run_tests.sh" rbtree_bench >"$log" 2>&1 ||
 	die "the benchmark run failed (see $log)"
-grep -ao 'bench: .*' "$RESULTS_DIR/console.log" | sed 's/^bench: //'
+grep -ao 'bench: .*' "$RESULTS_DIR/console.log" | sed 's/^\(bench: \)*//'

@@ -235,6 +235,12 @@ int run_stress(struct bpf_object *obj, struct bpf_program *op,
 		}
 	}
 
+	/* before draining: DRAIN counts its removals there too */
+	if (env->read_global(obj, "added", &added) || env->read_global(obj, "removed", &removed) ||
+	    env->read_global(obj, "pushed", &pushed) || env->read_global(obj, "popped", &popped)) {
+		env->say("FAIL: stress: cannot read the programs' counts");
+		return 1;
+	}
 	for (i = 0; i < NR_ROOTS; i++) {
 		if (root_value(&m, i, &v))
 			continue;	/* an element the mutator had just deleted */
@@ -258,11 +264,6 @@ int run_stress(struct bpf_object *obj, struct bpf_program *op,
 		}
 	}
 
-	if (env->read_global(obj, "added", &added) || env->read_global(obj, "removed", &removed) ||
-	    env->read_global(obj, "pushed", &pushed) || env->read_global(obj, "popped", &popped)) {
-		env->say("FAIL: stress: cannot read the programs' counts");
-		return 1;
-	}
 	out = removed + popped + total_tree + total_list;
 	if (out > added + pushed) {
 		env->say("FAIL: stress: expected at most %lld nodes out, actual %lld",
