@@ -59,10 +59,14 @@ prefix_kunitconfig() {
 	done <"$REPO/kunitconfig"
 }
 
-# The manifest without the selftests whose object does not build here.
+# The manifest without the selftests whose object does not build here and,
+# before the last patch, without the mutated programs: a mutant finds the
+# soundness holes that later patches close, and hangs the kernel there
+# (seen at patch 10: a bpf_obj_drop() call serving two types, closed by 22).
 prefix_manifest() {
-	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" '
+	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" -v whole="$1" '
 		/^#/ || !NF { print; next }
+		$3 == "mutate" && !whole { next }
 		$2 == "-" || system("test -e " objs "/" $2) == 0 { print; next }
 		{ print $1 > nb }' "$REPO/selftests/tests.list"
 }
@@ -98,7 +102,7 @@ for k in $(seq "$from" "$to"); do
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
 	rm -f "$RESULTS_DIR/not-built"
 	touch "$RESULTS_DIR/not-built"
-	prefix_manifest >"$out/tests.list"
+	prefix_manifest "$([ "$k" = "$last" ] && echo 1)" >"$out/tests.list"
 	mv "$RESULTS_DIR/not-built" "$out/not-built"
 	MANIFEST=$out/tests.list "$REPO/scripts/pack_initramfs.sh" "$SELFTEST_OUT/initramfs.cpio"
 	kunit_py exec --timeout="$KUNIT_TIMEOUT" \
