@@ -70,10 +70,13 @@ static bool less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 	       container_of(b, struct tnode, rb)->key;
 }
 
-/* One operation (@op 0-3: add, remove the first, push, pop) on the roots
- * of @h. Returns 1 if a node went in or out, else 0.
+/* One operation (@op 0-3: add, remove the first, push, pop) on @tree and
+ * @list under @lock, which count their nodes in @nr_tree and @nr_list.
+ * Returns 1 if a node went in or out, else 0.
  */
-static __always_inline int op_holder(struct holder *h, int op, long key)
+static __always_inline int op_graphs(struct bpf_spin_lock *lock, struct bpf_rb_root *tree,
+				     struct bpf_list_head *list, long *nr_tree, long *nr_list,
+				     int op, long key)
 {
 	struct bpf_rb_node *rb;
 	struct bpf_list_node *l;
@@ -88,22 +91,22 @@ static __always_inline int op_holder(struct holder *h, int op, long key)
 			return 0;
 		}
 		t->key = key;
-		bpf_spin_lock(&h->lock);
-		bpf_rbtree_add(&h->tree, &t->rb, less);
-		h->nr_tree++;
-		bpf_spin_unlock(&h->lock);
+		bpf_spin_lock(lock);
+		bpf_rbtree_add(tree, &t->rb, less);
+		(*nr_tree)++;
+		bpf_spin_unlock(lock);
 		__sync_fetch_and_add(&added, 1);
 		return 1;
 	case 1:
-		bpf_spin_lock(&h->lock);
-		rb = bpf_rbtree_first(&h->tree);
+		bpf_spin_lock(lock);
+		rb = bpf_rbtree_first(tree);
 		if (!rb) {
-			bpf_spin_unlock(&h->lock);
+			bpf_spin_unlock(lock);
 			return 0;
 		}
-		rb = bpf_rbtree_remove(&h->tree, rb);
-		h->nr_tree--;
-		bpf_spin_unlock(&h->lock);
+		rb = bpf_rbtree_remove(tree, rb);
+		(*nr_tree)--;
+		bpf_spin_unlock(lock);
 		bpf_obj_drop(container_of(rb, struct tnode, rb));
 		__sync_fetch_and_add(&removed, 1);
 		return 1;
@@ -114,84 +117,21 @@ static __always_inline int op_holder(struct holder *h, int op, long key)
 			return 0;
 		}
 		n->key = key;
-		bpf_spin_lock(&h->lock);
-		bpf_list_push_back(&h->list, &n->l);
-		h->nr_list++;
-		bpf_spin_unlock(&h->lock);
+		bpf_spin_lock(lock);
+		bpf_list_push_back(list, &n->l);
+		(*nr_list)++;
+		bpf_spin_unlock(lock);
 		__sync_fetch_and_add(&pushed, 1);
 		return 1;
 	default:
-		bpf_spin_lock(&h->lock);
-		l = bpf_list_pop_front(&h->list);
+		bpf_spin_lock(lock);
+		l = bpf_list_pop_front(list);
 		if (!l) {
-			bpf_spin_unlock(&h->lock);
+			bpf_spin_unlock(lock);
 			return 0;
 		}
-		h->nr_list--;
-		bpf_spin_unlock(&h->lock);
-		bpf_obj_drop(container_of(l, struct lnode, l));
-		__sync_fetch_and_add(&popped, 1);
-		return 1;
-	}
-}
-
-/* The same on the roots in global data: another lock, other roots. */
-static __always_inline int op_global(int op, long key)
-{
-	struct bpf_rb_node *rb;
-	struct bpf_list_node *l;
-	struct tnode *t;
-	struct lnode *n;
-
-	switch (op) {
-	case 0:
-		t = bpf_obj_new(typeof(*t));
-		if (!t) {
-			__sync_fetch_and_add(&no_memory, 1);
-			return 0;
-		}
-		t->key = key;
-		bpf_spin_lock(&glock);
-		bpf_rbtree_add(&gtree, &t->rb, less);
-		g_nr_tree++;
-		bpf_spin_unlock(&glock);
-		__sync_fetch_and_add(&added, 1);
-		return 1;
-	case 1:
-		bpf_spin_lock(&glock);
-		rb = bpf_rbtree_first(&gtree);
-		if (!rb) {
-			bpf_spin_unlock(&glock);
-			return 0;
-		}
-		rb = bpf_rbtree_remove(&gtree, rb);
-		g_nr_tree--;
-		bpf_spin_unlock(&glock);
-		bpf_obj_drop(container_of(rb, struct tnode, rb));
-		__sync_fetch_and_add(&removed, 1);
-		return 1;
-	case 2:
-		n = bpf_obj_new(typeof(*n));
-		if (!n) {
-			__sync_fetch_and_add(&no_memory, 1);
-			return 0;
-		}
-		n->key = key;
-		bpf_spin_lock(&glock);
-		bpf_list_push_back(&glist, &n->l);
-		g_nr_list++;
-		bpf_spin_unlock(&glock);
-		__sync_fetch_and_add(&pushed, 1);
-		return 1;
-	default:
-		bpf_spin_lock(&glock);
-		l = bpf_list_pop_front(&glist);
-		if (!l) {
-			bpf_spin_unlock(&glock);
-			return 0;
-		}
-		g_nr_list--;
-		bpf_spin_unlock(&glock);
+		(*nr_list)--;
+		bpf_spin_unlock(lock);
 		bpf_obj_drop(container_of(l, struct lnode, l));
 		__sync_fetch_and_add(&popped, 1);
 		return 1;
@@ -205,7 +145,7 @@ static __always_inline int op_root(__u32 root, int op, long key)
 	int k;
 
 	if (root == 0)
-		return op_global(op, key);
+		return op_graphs(&glock, &gtree, &glist, &g_nr_tree, &g_nr_list, op, key);
 	k = (root - 1) & 3;
 	if (root <= 4)
 		h = bpf_map_lookup_elem(&arr, &k);
@@ -217,7 +157,7 @@ static __always_inline int op_root(__u32 root, int op, long key)
 		__sync_fetch_and_add(&no_element, 1);
 		return 0;
 	}
-	return op_holder(h, op, key);
+	return op_graphs(&h->lock, &h->tree, &h->list, &h->nr_tree, &h->nr_list, op, key);
 }
 
 /* A random operation on a random root; additions twice as likely as
