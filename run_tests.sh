@@ -35,7 +35,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   --each-patch  build every prefix of the series (or patches FIRST..LAST)
             and run the tests that apply to it, one line per patch
   --stress-bench  the stress selftest alone with 1, 2 and 4 vCPUs: ops/s
-  --fuzz    the long run of mutated selftests (SEEDS seeds, COUNT mutants each)
+  --fuzz    the long run of mutated selftests and generated programs
+            (SEEDS seeds, COUNT mutants each)
   --rbtree-bench  the BPF rbtree against the same tree in C: ns/op, ratio
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest)

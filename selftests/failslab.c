@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader's "failslab" mode: every slab allocation of a load, failed in
- * turn.
+ * The loader's "failslab" mode: every slab and page allocation of a load,
+ * failed in turn.
  *
  *   loader REPORT NAME OBJECT failslab PROG MAX
  *
  * For N = 1, 2, ...: with the kernel's fault injection set to fail the
- * N-th slab allocation of this thread from here on (CONFIG_FAILSLAB,
- * /proc/thread-self/fail-nth), open OBJECT and load PROG: BTF load, struct
- * metas, map creation with graph roots, the verifier's own allocations. If
+ * N-th slab or page allocation of this thread from here on
+ * (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, /proc/thread-self/fail-nth,
+ * which counts the calls of every enabled fault injection point), open
+ * OBJECT and load PROG: BTF load, struct metas, map creation with graph
+ * roots, the verifier's own allocations. If
  * it loads, run it once (a failed allocation there is bpf_obj_new()
  * returning NULL, which the program must handle). Close it and require
  * every graph object allocated to be freed. A load may fail with any
  * error; nothing may crash, splat or leak (with --debug, KASAN and kmemleak
  * watch the error paths too). Stops at the first N that the whole load and
- * run did not reach: each of its slab allocations has then failed once.
+ * run did not reach: each of its allocations has then failed once.
  * MAX and an 8 s budget bound N.
  */
 #define _GNU_SOURCE
@@ -29,9 +31,11 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "failslab.h"
 
 #define FAILSLAB	"/sys/kernel/debug/failslab/"
+#define FAIL_PAGE	"/sys/kernel/debug/fail_page_alloc/"
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 #define BUDGET_S	8	/* every run: keep it short; the bridge kills at 30 s */
 
@@ -46,11 +50,15 @@ static int write_file(const char *path, const char *val)
 	return 0;
 }
 
-static int setup(const struct failslab_env *env)
+static int setup(const struct loader_env *env)
 {
 	static const char *const knobs[][2] = {
 		{ FAILSLAB "ignore-gfp-wait", "N" },	/* GFP_KERNEL too */
 		{ FAILSLAB "verbose", "0" },
+		{ FAIL_PAGE "ignore-gfp-wait", "N" },
+		{ FAIL_PAGE "ignore-gfp-highmem", "N" },
+		{ FAIL_PAGE "min-order", "0" },		/* single pages too */
+		{ FAIL_PAGE "verbose", "0" },
 	};
 	unsigned int i;
 	int err;
@@ -65,14 +73,14 @@ static int setup(const struct failslab_env *env)
 		err = write_file(knobs[i][0], knobs[i][1]);
 		if (err) {
 			env->say("FAIL: failslab: writing %s: %s (CONFIG_FAILSLAB, "
-				 "CONFIG_FAULT_INJECTION_DEBUG_FS)", knobs[i][0], strerror(-err));
+				 "CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)", knobs[i][0], strerror(-err));
 			return err;
 		}
 	}
 	return 0;
 }
 
-/* Fail the @n-th slab allocation of this thread from now on (0: none). */
+/* Fail the @n-th slab or page allocation of this thread from now on (0: none). */
 static int arm(int n)
 {
 	char buf[16];
@@ -98,7 +106,7 @@ static int injected(void)
 }
 
 int run_failslab(const char *path, const char *name, int max,
-		 const struct failslab_env *env)
+		 const struct loader_env *env)
 {
 	int n, loads_failed = 0, runs = 0, failed = 0, left = 0;
 	time_t start = time(NULL);
@@ -144,7 +152,7 @@ int run_failslab(const char *path, const char *name, int max,
 		}
 		bpf_object__close(obj);
 		if (env->all_freed()) {
-			env->say("FAIL: failslab: %s: failing slab allocation %d leaks graph objects",
+			env->say("FAIL: failslab: %s: failing allocation %d leaks graph objects",
 				 name, n);
 			failed = 1;
 		}
@@ -152,10 +160,10 @@ int run_failslab(const char *path, const char *name, int max,
 			break;	/* the load and run needed fewer than n allocations */
 	}
 	if (!left && !out_of_time) {
-		env->say("FAIL: failslab: %s needs more than %d slab allocations; raise MAX", name, max);
+		env->say("FAIL: failslab: %s needs more than %d allocations; raise MAX", name, max);
 		failed = 1;
 	}
-	env->say("%s: failslab: %s: %s %d slab allocations failed once: "
+	env->say("%s: failslab: %s: %s %d allocations failed once: "
 		 "%d loads failed, %d loaded and ran", failed ? "FAIL" : "ok", name,
 		 left ? "each of its" : "the first", n - 1, loads_failed, runs);
 	return failed;

@@ -3,17 +3,9 @@
 #ifndef __FAILSLAB_H
 #define __FAILSLAB_H
 
-#include <stdbool.h>
-#include <bpf/libbpf.h>
-
-/* What failslab.c needs from the loader. */
-struct failslab_env {
-	void (*say)(const char *fmt, ...);
-	void (*quiet)(bool on);		/* drop libbpf's messages of failed loads */
-	int (*all_freed)(void);		/* 0 if every graph object is freed; else reports */
-};
+#include "loader_env.h"
 
 int run_failslab(const char *path, const char *name, int max,
-		 const struct failslab_env *env);
+		 const struct loader_env *env);
 
 #endif

@@ -71,6 +71,7 @@
 #include "btf_cases.h"
 #include "bench.h"
 #include "failslab.h"
+#include "gen.h"
 #include "mutate.h"
 #include "stress.h"
 
@@ -443,6 +444,11 @@ static int all_freed_quietly(void)
 	return wait_all_freed(false);
 }
 
+/* for the modes that load many programs */
+static const struct loader_env many_loads_env = {
+	.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
+};
+
 static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 		    int nr_checks, char **checks)
 {
@@ -597,7 +603,8 @@ int main(int argc, char **argv)
 	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail") &&
 			 strcmp(argv[4], "load") && strcmp(argv[4], "btf") &&
 			 strcmp(argv[4], "stress") && strcmp(argv[4], "mutate") &&
-			 strcmp(argv[4], "failslab") && strcmp(argv[4], "bench")))
+			 strcmp(argv[4], "failslab") && strcmp(argv[4], "bench") &&
+			 strcmp(argv[4], "gen")))
 		return 2;
 	if (!strcmp(argv[4], "stress") && argc != 7) {
 		say("FAIL: stress needs DRAIN and OPS");
@@ -624,27 +631,27 @@ int main(int argc, char **argv)
 		return check_all_freed() ? 1 : ret;
 	}
 	if (!strcmp(argv[4], "failslab")) {
-		struct failslab_env env = {
-			.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
-		};
-
 		if (argc != 7) {
 			say("FAIL: failslab needs PROG and MAX");
 			return 1;
 		}
-		ret = run_failslab(path, argv[5], atoi(argv[6]), &env);
+		ret = run_failslab(path, argv[5], atoi(argv[6]), &many_loads_env);
+		return check_all_freed() ? 1 : ret;
+	}
+	if (!strcmp(argv[4], "gen")) {
+		if (argc != 7) {
+			say("FAIL: gen needs SEED and COUNT");
+			return 1;
+		}
+		ret = run_gen(strtoul(argv[5], NULL, 0), atoi(argv[6]), &many_loads_env);
 		return check_all_freed() ? 1 : ret;
 	}
 	if (!strcmp(argv[4], "mutate")) {
-		struct mutate_env env = {
-			.say = say, .quiet = set_libbpf_quiet, .all_freed = all_freed_quietly,
-		};
-
 		if (argc != 7) {
 			say("FAIL: mutate needs SEED and COUNT");
 			return 1;
 		}
-		ret = run_mutants(path, strtoul(argv[5], NULL, 0), atoi(argv[6]), &env);
+		ret = run_mutants(path, strtoul(argv[5], NULL, 0), atoi(argv[6]), &many_loads_env);
 		return check_all_freed() ? 1 : ret;
 	}
 	obj = bpf_object__open_file(path, NULL);

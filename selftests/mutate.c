@@ -23,6 +23,7 @@
 #include <time.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include "mutate.h"
 
 #define BUDGET_S	20	/* the bridge kills a loader after 30 s */
@@ -90,7 +91,7 @@ static int prepare(struct bpf_program *prog, struct bpf_prog_load_opts *opts, lo
 }
 
 int run_mutants(const char *path, unsigned int seed, int count,
-		const struct mutate_env *env)
+		const struct loader_env *env)
 {
 	LIBBPF_OPTS(libbpf_prog_handler_opts, handler, .prog_prepare_load_fn = prepare);
 	long loaded = 0, refused = 0, ran = 0;
