@@ -82,7 +82,7 @@ kernel_args=()
 if [ "$debug" = 1 ]; then
 	build_dir=$WORK_DIR/build-debug
 	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
-	# every KASAN report, not only the first: graph_kasan provokes one
+	# every KASAN report, not only the first: bpf_graph_kasan provokes one
 	kernel_args=(--kernel_args=kasan_multi_shot)
 fi
 # A failed build leaves no console log behind, not the previous one.

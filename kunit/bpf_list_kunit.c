@@ -167,7 +167,7 @@ static struct kunit_case bpf_list_cases[] = {
 };
 
 static struct kunit_suite bpf_list_suite = {
-	.name = "bpf_list",
+	.name = "bpf_graph_list",
 	.test_cases = bpf_list_cases,
 };
 

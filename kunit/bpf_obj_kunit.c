@@ -206,7 +206,7 @@ static struct kunit_case bpf_obj_cases[] = {
 };
 
 static struct kunit_suite bpf_obj_suite = {
-	.name = "bpf_obj",
+	.name = "bpf_graph_obj",
 	.test_cases = bpf_obj_cases,
 };
 

@@ -333,7 +333,7 @@ static struct kunit_case bpf_rbtree_cases[] = {
 };
 
 static struct kunit_suite bpf_rbtree_suite = {
-	.name = "bpf_rbtree",
+	.name = "bpf_graph_rbtree",
 	.test_cases = bpf_rbtree_cases,
 };
 

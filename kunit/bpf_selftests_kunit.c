@@ -140,7 +140,7 @@ static struct kunit_case bpf_selftests_cases[] = {
 };
 
 static struct kunit_suite bpf_selftests_suite = {
-	.name = "bpf_selftests",
+	.name = "bpf_graph_selftests",
 	.suite_exit = bpf_selftests_exit,
 	.test_cases = bpf_selftests_cases,
 };

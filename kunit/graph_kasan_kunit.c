@@ -45,7 +45,7 @@ static struct kunit_case graph_kasan_cases[] = {
 };
 
 static struct kunit_suite graph_kasan_suite = {
-	.name = "graph_kasan",
+	.name = "bpf_graph_kasan",
 	.test_cases = graph_kasan_cases,
 };
 

@@ -2,7 +2,7 @@
 /*
  * Debug kernels only, linked first: forget the leak suspects that exist
  * before the tests (the stock kernel leaks a few ACPI objects at boot), so
- * that kmemleak_end reports only what the suites leaked.
+ * that bpf_graph_kmemleak_end reports only what the suites leaked.
  */
 #include <linux/jiffies.h>
 
@@ -24,7 +24,7 @@ static struct kunit_case kmemleak_begin_cases[] = {
 };
 
 static struct kunit_suite kmemleak_begin_suite = {
-	.name = "kmemleak_begin",
+	.name = "bpf_graph_kmemleak_begin",
 	.test_cases = kmemleak_begin_cases,
 };
 

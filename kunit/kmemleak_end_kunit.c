@@ -8,7 +8,7 @@ static void kmemleak_no_new_leaks(struct kunit *test)
 	char *args[] = { "--kmemleak", "end", since };
 
 	KUNIT_ASSERT_NE_MSG(test, kmemleak_tests_start, 0,
-			    "kmemleak_begin did not run first");
+			    "bpf_graph_kmemleak_begin did not run first");
 	snprintf(since, sizeof(since), "%lu", kmemleak_tests_start);
 	run_loader(test, "kmemleak_end", args, ARRAY_SIZE(args));
 }
@@ -19,7 +19,7 @@ static struct kunit_case kmemleak_end_cases[] = {
 };
 
 static struct kunit_suite kmemleak_end_suite = {
-	.name = "kmemleak_end",
+	.name = "bpf_graph_kmemleak_end",
 	.test_cases = kmemleak_end_cases,
 };
 

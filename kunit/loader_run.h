@@ -8,7 +8,7 @@
 #define LOADER		SELFTEST_DIR "/loader"
 #define LOADER_MAX_ARGS	16
 
-/* jiffies when the kmemleak_begin suite ran (debug kernels) */
+/* jiffies when the bpf_graph_kmemleak_begin suite ran (debug kernels) */
 extern unsigned long kmemleak_tests_start;
 
 void run_loader(struct kunit *test, const char *name, char *const *args,

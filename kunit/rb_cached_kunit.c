@@ -210,7 +210,7 @@ static struct kunit_case rb_cached_cases[] = {
 };
 
 static struct kunit_suite rb_cached_suite = {
-	.name = "rb_root_cached",
+	.name = "bpf_graph_rb_cached",
 	.test_cases = rb_cached_cases,
 };
 

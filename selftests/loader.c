@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Selftest loader, run in the guest by the bpf_selftests KUnit suite as a
+ * Selftest loader, run in the guest by the bpf_graph_selftests KUnit suite as a
  * usermode helper (no open fds, no /sys): loads one program of one BPF
  * object and either runs it or checks that loading fails as expected.
  *

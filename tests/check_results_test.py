@@ -32,8 +32,8 @@ class CheckResults(unittest.TestCase):
 
     def tree(self, prog_status='PASS', rb_status='PASS'):
         return group('KUnit Test Group', subs=[
-            group('rb_root_cached', [('rb_case', rb_status)]),
-            group('bpf_selftests', subs=[group('bpf_prog', [('prog_a', prog_status)])])])
+            group('bpf_graph_rb_cached', [('rb_case', rb_status)]),
+            group('bpf_graph_selftests', subs=[group('bpf_prog', [('prog_a', prog_status)])])])
 
     def test_all_passed(self):
         rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n')
@@ -43,7 +43,7 @@ class CheckResults(unittest.TestCase):
     def test_skip_is_a_failure(self):
         rc, out = self.run_check(self.tree(rb_status='SKIP'), 'prog_a obj.o pass\n')
         self.assertEqual(rc, 1)
-        self.assertIn('FAILED: rb_root_cached.rb_case: SKIP', out)
+        self.assertIn('FAILED: bpf_graph_rb_cached.rb_case: SKIP', out)
 
     def test_crash_is_a_failure(self):
         rc, out = self.run_check(self.tree(prog_status='ERROR'), 'prog_a obj.o pass\n')
@@ -56,8 +56,8 @@ class CheckResults(unittest.TestCase):
         self.assertIn('selftest prog_b: did not report', out)
 
     def test_glob_excluding_selftests_needs_no_report(self):
-        tree = group('KUnit Test Group', subs=[group('rb_root_cached', [('rb_case', 'PASS')])])
-        rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--glob', 'rb_root_cached')
+        tree = group('KUnit Test Group', subs=[group('bpf_graph_rb_cached', [('rb_case', 'PASS')])])
+        rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--glob', 'bpf_graph_rb_cached')
         self.assertEqual(rc, 0, out)
 
     def test_missing_json_is_a_harness_failure(self):
@@ -92,7 +92,7 @@ class CheckResults(unittest.TestCase):
         self.assertEqual(records['prog_a']['duration_ms'], 30012)
         self.assertIn('spin: FAIL: expected x == 1, actual 2', records['prog_a']['expected'])
         self.assertEqual(records['prog_b']['status'], 'miss')
-        self.assertEqual(records['rb_root_cached.rb_case']['status'], 'pass')
+        self.assertEqual(records['bpf_graph_rb_cached.rb_case']['status'], 'pass')
 
     def test_stats_csv_has_a_row_per_program(self):
         console = ('    # bpf_prog: prog_a: stats: prog_a verdict=accepted insns=12 '
@@ -131,13 +131,13 @@ class CheckResults(unittest.TestCase):
         self.assertIn('needs a pattern and "# reason"', out)
 
     def kunit_dir(self, d):
-        """kunit/ with rb_root_cached always built, kmemleak_end only under KMEMLEAK,
-        probe only under CONFIG_U."""
+        """kunit/ with bpf_graph_rb_cached always built, bpf_graph_kmemleak_end
+        only under KMEMLEAK, probe only under CONFIG_U."""
         with open(os.path.join(d, 'Makefile'), 'w') as f:
             f.write('obj-$(CONFIG_T) += rb.o\nifdef CONFIG_DEBUG_KMEMLEAK\n'
                     'obj-$(CONFIG_T) += leak.o\nendif\nobj-$(CONFIG_U) += probe.o\n')
-        for name, suite in (('rb.c', 'rb_root_cached'), ('leak.c', 'kmemleak_end'),
-                            ('probe.c', 'probe')):
+        for name, suite in (('rb.c', 'bpf_graph_rb_cached'),
+                            ('leak.c', 'bpf_graph_kmemleak_end'), ('probe.c', 'probe')):
             with open(os.path.join(d, name), 'w') as f:
                 f.write('static struct kunit_suite s = {\n\t.name = "%s",\n};\n' % suite)
         return d
@@ -149,7 +149,7 @@ class CheckResults(unittest.TestCase):
             args = ('--kunit-dir', self.kunit_dir(d), '--kconfig', os.path.join(d, 'config'))
             rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
             self.assertEqual(rc, 1)
-            self.assertIn('suite kmemleak_end: built from kunit/ but did not report', out)
+            self.assertIn('suite bpf_graph_kmemleak_end: built from kunit/ but did not report', out)
             self.assertNotIn('suite probe', out)
             with open(os.path.join(d, 'config'), 'w') as f:
                 f.write('CONFIG_T=y\nCONFIG_U=y\n')
