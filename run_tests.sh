@@ -97,10 +97,15 @@ kunit_py() {
 }
 
 . "$REPO/scripts/build_stamp.sh"
-stamp_prepare "$build_dir"
-log "kunit.py build (build dir $build_dir)"
-kunit_py build --jobs="$(nproc)" || die "the kernel does not build (see $RESULTS_DIR/kunit.txt)"
-stamp_record "$build_dir"
+configs=("${kunitconfigs[@]#--kunitconfig=}")
+if stamp_fresh "$build_dir" "${configs[@]}"; then
+	log "kunit.py build: $build_dir is built from this tree and config, nothing to do"
+else
+	stamp_prepare "$build_dir"
+	log "kunit.py build (build dir $build_dir)"
+	kunit_py build --jobs="$(nproc)" || die "the kernel does not build (see $RESULTS_DIR/kunit.txt)"
+	stamp_record "$build_dir" "${configs[@]}"
+fi
 
 # After the kernel: some selftests are built against a vmlinux.h dumped
 # from its BTF, as most programs are.

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The C side of ./run_tests.sh --rbtree-bench: the work the BPF program
- * rbtree_bench_add/_remove does (selftests/progs/rbtree_bench.bpf.c), in C
- * with the kernel's rb_root_cached, with the same keys. Writing "N SEED"
- * to debugfs bpf_graph_bench runs it; reading gives the nanoseconds the
- * N adds and the N removals took. A benchmark for test kernels, no test.
+ * rbtree_bench_add/_remove does (selftests/progs/rbtree_bench.bpf.c), with
+ * the same keys, twice in C: natively (kmalloc, rb_add_cached() with an
+ * inlined less(), kfree), and through the series' kfunc bodies as a BPF
+ * program calls them (bpf_obj_new_impl(), bpf_rbtree_add() with less()
+ * called through a pointer, bpf_rbtree_first(), bpf_rbtree_remove(),
+ * bpf_obj_drop_impl(), migration disabled). The second splits the BPF
+ * program's cost into the kfuncs' and the BPF runtime's (bpf_loop(), the
+ * helper calls, the JITed less()). Writing "N SEED" to debugfs
+ * bpf_graph_bench runs both; reading gives the nanoseconds the N adds and
+ * the N removals took in each. A benchmark for test kernels, no test.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -14,13 +20,21 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 
+#include "graph_kunit.h"
+
 struct bench_node {
 	long key;
 	struct rb_node rb;
 };
 
+/* what a program allocates: struct bnode of rbtree_bench.bpf.c */
+struct bench_obj {
+	long key;
+	struct bpf_rb_node rb;
+};
+
 static DEFINE_MUTEX(bench_mutex);
-static u64 add_ns, remove_ns, bench_n;
+static u64 add_ns, remove_ns, kfunc_add_ns, kfunc_remove_ns, bench_n;
 
 /* The keys of rbtree_bench.bpf.c: xorshift32 from the seed. */
 static u32 next_key(u32 *x)
@@ -35,6 +49,56 @@ static bool bench_less(struct rb_node *a, const struct rb_node *b)
 {
 	return rb_entry(a, struct bench_node, rb)->key <
 	       rb_entry(b, struct bench_node, rb)->key;
+}
+
+static bool bench_obj_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of(a, struct bench_obj, rb)->key <
+	       container_of(b, struct bench_obj, rb)->key;
+}
+
+/* Through the kfunc bodies, which call less() through its pointer, as
+ * they call a program's.
+ */
+static int bench_run_kfuncs(u64 n, u32 seed)
+{
+	struct rb_root_cached tree = RB_ROOT_CACHED;
+	struct bpf_rb_root *root = (struct bpf_rb_root *)&tree;
+	DEFINE_SPINLOCK(lock);
+	struct bench_obj *obj;
+	struct bpf_rb_node *rb;
+	unsigned long flags;
+	u64 i, t0, t1, t2;
+
+	migrate_disable();	/* as for a program */
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		obj = bpf_obj_new_impl(sizeof(*obj), NULL);
+		if (!obj)
+			break;
+		obj->key = next_key(&seed);
+		spin_lock_irqsave(&lock, flags);
+		bpf_rbtree_add(root, &obj->rb, bench_obj_less);
+		spin_unlock_irqrestore(&lock, flags);
+	}
+	t1 = ktime_get_ns();
+	for (;;) {
+		spin_lock_irqsave(&lock, flags);
+		rb = bpf_rbtree_first(root);
+		if (rb)
+			rb = bpf_rbtree_remove(root, rb);
+		spin_unlock_irqrestore(&lock, flags);
+		if (!rb)
+			break;
+		bpf_obj_drop_impl(container_of(rb, struct bench_obj, rb), NULL);
+	}
+	t2 = ktime_get_ns();
+	migrate_enable();
+	if (i < n)
+		return -ENOMEM;
+	kfunc_add_ns = t1 - t0;
+	kfunc_remove_ns = t2 - t1;
+	return 0;
 }
 
 static int bench_run(u64 n, u32 seed)
@@ -91,19 +155,20 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf, size_t le
 	if (sscanf(buf, "%llu %u", &n, &seed) != 2 || !n || !seed)
 		return -EINVAL;
 	mutex_lock(&bench_mutex);
-	err = bench_run(n, seed);
+	err = bench_run(n, seed) ?: bench_run_kfuncs(n, seed);
 	mutex_unlock(&bench_mutex);
 	return err ?: len;
 }
 
 static ssize_t bench_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
-	char buf[96];
+	char buf[160];
 	int n;
 
 	mutex_lock(&bench_mutex);
-	n = scnprintf(buf, sizeof(buf), "n %llu\nadd_ns %llu\nremove_ns %llu\n",
-		      bench_n, add_ns, remove_ns);
+	n = scnprintf(buf, sizeof(buf),
+		      "n %llu\nadd_ns %llu\nremove_ns %llu\nkfunc_add_ns %llu\nkfunc_remove_ns %llu\n",
+		      bench_n, add_ns, remove_ns, kfunc_add_ns, kfunc_remove_ns);
 	mutex_unlock(&bench_mutex);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }

@@ -27,10 +27,31 @@ stamp_prepare() {
 	(cd "$SRC_DIR" && xargs -r -d '\n' touch -c -- <<<"$files")
 }
 
-# after a successful build: record the tree $1 was built from
+# the tree state and the config fragments ($@) a build is made from
+stamp_state() {
+	git -C "$SRC_DIR" rev-parse HEAD
+	git -C "$SRC_DIR" diff --name-only
+	cat -- "$@" | sha256sum
+}
+
+# after a successful build of $1 with the config fragments $2...: record
+# the tree it was built from, and the whole state for stamp_fresh
 stamp_record() {
+	local dir=$1
+	shift
 	{
 		git -C "$SRC_DIR" rev-parse HEAD
 		git -C "$SRC_DIR" diff --name-only
-	} >"$1/.built-from"
+	} >"$dir/.built-from"
+	stamp_state "$@" >"$dir/.built-state"
+}
+
+# 0 if $1 holds a kernel built from this very tree and config fragments
+# ($2...): nothing for make to do, so kunit.py build (20 s of make walking
+# the tree) can be left out
+stamp_fresh() {
+	local dir=$1
+	shift
+	[ -e "$dir/arch/x86/boot/bzImage" ] && [ -s "$dir/.built-state" ] &&
+		[ "$(stamp_state "$@")" = "$(cat "$dir/.built-state")" ]
 }

@@ -96,7 +96,7 @@ for k in $(seq "$from" "$to"); do
 		failed=1
 		continue
 	fi
-	stamp_record "$WORK_DIR/build"
+	stamp_record "$WORK_DIR/build" "$out/kunitconfig"
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
 		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"

@@ -6,9 +6,10 @@
  *
  * For each N: BPF_PROG_TEST_RUN of rbtree_bench_add (N adds) and of
  * rbtree_bench_remove (N first + remove), timed by the kernel, and the
- * same work in C with the same keys (kunit/graph_bench.c, debugfs
- * bpf_graph_bench), three times each; prints the best ns per operation of
- * each and their ratio. The BPF times are net of a run with N = 0 (the
+ * same work in C with the same keys, natively and through the kfunc
+ * bodies (kunit/graph_bench.c, debugfs bpf_graph_bench), three times each;
+ * prints the best ns per operation of each, the ratio BPF/C, and how it
+ * splits: kfuncs/C (the series' code) times BPF/kfuncs (the BPF runtime). The BPF times are net of a run with N = 0 (the
  * test run's own cost: context, packet, program entry), which would
  * otherwise count as per-operation cost at small N.
  */
@@ -39,9 +40,10 @@ static int run_bpf(int fd, unsigned long n, double *ns)
 	return 0;
 }
 
-static int run_c(unsigned long n, double *add, double *rem)
+/* ns of the N adds and removals: C natively [0], through the kfuncs [1] */
+static int run_c(unsigned long n, double add[2], double rem[2])
 {
-	unsigned long long a, r, got;
+	unsigned long long a, r, ka, kr, got;
 	FILE *f = fopen(C_BENCH, "w");
 
 	if (!f)
@@ -52,13 +54,16 @@ static int run_c(unsigned long n, double *add, double *rem)
 	f = fopen(C_BENCH, "r");
 	if (!f)
 		return -errno;
-	if (fscanf(f, "n %llu add_ns %llu remove_ns %llu", &got, &a, &r) != 3 || got != n) {
+	if (fscanf(f, "n %llu add_ns %llu remove_ns %llu kfunc_add_ns %llu kfunc_remove_ns %llu",
+		   &got, &a, &r, &ka, &kr) != 5 || got != n) {
 		fclose(f);
 		return -EIO;
 	}
 	fclose(f);
-	*add = a;
-	*rem = r;
+	add[0] = a;
+	rem[0] = r;
+	add[1] = ka;
+	rem[1] = kr;
 	return 0;
 }
 
@@ -84,30 +89,35 @@ int run_bench(struct bpf_object *obj, const char *sizes, void (*say)(const char 
 		base = best(base, t);
 	}
 	say("bench: a test run with N = 0 takes %.0f ns (not counted)", base);
-	say("bench: %8s %12s %12s %6s %12s %12s %6s", "N", "BPF add", "C add", "ratio",
-	    "BPF remove", "C remove", "ratio");
+	say("bench: %8s %5s %9s %9s %9s %7s %12s %11s", "N", "op", "BPF", "kfuncs", "C",
+	    "BPF/C", "kfuncs/C", "BPF/kfuncs");
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long n = strtoul(tok, NULL, 0);
-		double ba = 1e30, br = 1e30, ca = 1e30, cr = 1e30, t1, t2;
+		double b[2] = { 1e30, 1e30 }, c[2][2] = { { 1e30, 1e30 }, { 1e30, 1e30 } };
+		double t1, t2, ca[2], cr[2];
+		int op;
 
 		for (round = 0; round < ROUNDS && !err; round++) {
 			err = run_bpf(bpf_program__fd(add), n, &t1) ?:
-			      run_bpf(bpf_program__fd(rem), n, &t2);
-			ba = best(ba, t1);
-			br = best(br, t2);
-			if (!err)
-				err = run_c(n, &t1, &t2);
-			ca = best(ca, t1);
-			cr = best(cr, t2);
+			      run_bpf(bpf_program__fd(rem), n, &t2) ?:
+			      run_c(n, ca, cr);
+			b[0] = best(b[0], t1);
+			b[1] = best(b[1], t2);
+			for (int k = 0; k < 2 && !err; k++) {
+				c[0][k] = best(c[0][k], ca[k]);
+				c[1][k] = best(c[1][k], cr[k]);
+			}
 		}
 		if (err) {
 			say("FAIL: bench: N=%lu: %s", n, strerror(-err));
 			break;
 		}
-		ba -= base;
-		br -= base;
-		say("bench: %8lu %12.1f %12.1f %6.2f %12.1f %12.1f %6.2f (ns/op)", n,
-		    ba / n, ca / n, ba / ca, br / n, cr / n, br / cr);
+		for (op = 0; op < 2; op++) {	/* add, then first+remove */
+			double bpf = (b[op] - base) / n, kf = c[op][1] / n, nat = c[op][0] / n;
+
+			say("bench: %8lu %5s %9.1f %9.1f %9.1f %7.2f %12.2f %11.2f (ns/op)", n,
+			    op ? "rm" : "add", bpf, kf, nat, bpf / nat, kf / nat, bpf / kf);
+		}
 	}
 	free(list);
 	return !!err;
