@@ -2,15 +2,16 @@
 /*
  * The C side of ./run_tests.sh --rbtree-bench: the work the BPF program
  * rbtree_bench_add/_remove does (selftests/progs/rbtree_bench.bpf.c), with
- * the same keys, twice in C: natively (kmalloc, rb_add_cached() with an
- * inlined less(), kfree), and through the series' kfunc bodies as a BPF
- * program calls them (bpf_obj_new_impl(), bpf_rbtree_add() with less()
- * called through a pointer, bpf_rbtree_first(), bpf_rbtree_remove(),
- * bpf_obj_drop_impl(), migration disabled). The second splits the BPF
- * program's cost into the kfuncs' and the BPF runtime's (bpf_loop(), the
- * helper calls, the JITed less()). Writing "N SEED" to debugfs
- * bpf_graph_bench runs both; reading gives the nanoseconds the N adds and
- * the N removals took in each. A benchmark for test kernels, no test.
+ * the same keys, three times in C: natively (kmalloc, rb_add_cached() with
+ * an inlined less(), kfree); with the BPF allocator (bpf_obj_new_impl(),
+ * bpf_obj_drop_impl(), migration disabled); and with that and the tree
+ * through the series' kfunc bodies (bpf_rbtree_add() calling less()
+ * through a pointer, bpf_rbtree_first(), bpf_rbtree_remove()). They split
+ * the BPF program's cost into the allocator's, the kfuncs' and the BPF
+ * runtime's (bpf_loop(), the helper calls, the JITed less()). Writing
+ * "N SEED" to debugfs bpf_graph_bench runs them; reading gives the
+ * nanoseconds the N adds and the N removals took in each. A benchmark for
+ * test kernels, no test.
  */
 #include <linux/debugfs.h>
 #include <linux/init.h>
@@ -34,7 +35,8 @@ struct bench_obj {
 };
 
 static DEFINE_MUTEX(bench_mutex);
-static u64 add_ns, remove_ns, kfunc_add_ns, kfunc_remove_ns, bench_n;
+static u64 add_ns, remove_ns, alloc_add_ns, alloc_remove_ns, kfunc_add_ns, kfunc_remove_ns;
+static u64 bench_n;
 
 /* The keys of rbtree_bench.bpf.c: xorshift32 from the seed. */
 static u32 next_key(u32 *x)
@@ -45,6 +47,7 @@ static u32 next_key(u32 *x)
 	return *x;
 }
 
+/* The key is the first member of struct bench_node and struct bench_obj. */
 static bool bench_less(struct rb_node *a, const struct rb_node *b)
 {
 	return rb_entry(a, struct bench_node, rb)->key <
@@ -57,16 +60,16 @@ static bool bench_obj_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 	       container_of(b, struct bench_obj, rb)->key;
 }
 
-/* Through the kfunc bodies, which call less() through its pointer, as
- * they call a program's.
+/* C with the BPF allocator; with @kfuncs the tree through the kfunc
+ * bodies too, which call less() through its pointer, as a program's.
  */
-static int bench_run_kfuncs(u64 n, u32 seed)
+static int bench_run_bpf_parts(u64 n, u32 seed, bool kfuncs, u64 *add, u64 *rem)
 {
 	struct rb_root_cached tree = RB_ROOT_CACHED;
 	struct bpf_rb_root *root = (struct bpf_rb_root *)&tree;
 	DEFINE_SPINLOCK(lock);
 	struct bench_obj *obj;
-	struct bpf_rb_node *rb;
+	struct rb_node *rb;
 	unsigned long flags;
 	u64 i, t0, t1, t2;
 
@@ -78,26 +81,35 @@ static int bench_run_kfuncs(u64 n, u32 seed)
 			break;
 		obj->key = next_key(&seed);
 		spin_lock_irqsave(&lock, flags);
-		bpf_rbtree_add(root, &obj->rb, bench_obj_less);
+		if (kfuncs)
+			bpf_rbtree_add(root, &obj->rb, bench_obj_less);
+		else
+			rb_add_cached((struct rb_node *)&obj->rb, &tree, bench_less);
 		spin_unlock_irqrestore(&lock, flags);
 	}
 	t1 = ktime_get_ns();
 	for (;;) {
 		spin_lock_irqsave(&lock, flags);
-		rb = bpf_rbtree_first(root);
-		if (rb)
-			rb = bpf_rbtree_remove(root, rb);
+		if (kfuncs) {
+			rb = (struct rb_node *)bpf_rbtree_first(root);
+			if (rb)
+				bpf_rbtree_remove(root, (struct bpf_rb_node *)rb);
+		} else {
+			rb = rb_first_cached(&tree);
+			if (rb)
+				rb_erase_cached(rb, &tree);
+		}
 		spin_unlock_irqrestore(&lock, flags);
 		if (!rb)
 			break;
-		bpf_obj_drop_impl(container_of(rb, struct bench_obj, rb), NULL);
+		bpf_obj_drop_impl(container_of((struct bpf_rb_node *)rb, struct bench_obj, rb), NULL);
 	}
 	t2 = ktime_get_ns();
 	migrate_enable();
 	if (i < n)
 		return -ENOMEM;
-	kfunc_add_ns = t1 - t0;
-	kfunc_remove_ns = t2 - t1;
+	*add = t1 - t0;
+	*rem = t2 - t1;
 	return 0;
 }
 
@@ -155,20 +167,23 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf, size_t le
 	if (sscanf(buf, "%llu %u", &n, &seed) != 2 || !n || !seed)
 		return -EINVAL;
 	mutex_lock(&bench_mutex);
-	err = bench_run(n, seed) ?: bench_run_kfuncs(n, seed);
+	err = bench_run(n, seed) ?:
+	      bench_run_bpf_parts(n, seed, false, &alloc_add_ns, &alloc_remove_ns) ?:
+	      bench_run_bpf_parts(n, seed, true, &kfunc_add_ns, &kfunc_remove_ns);
 	mutex_unlock(&bench_mutex);
 	return err ?: len;
 }
 
 static ssize_t bench_read(struct file *file, char __user *ubuf, size_t len, loff_t *ppos)
 {
-	char buf[160];
+	char buf[256];
 	int n;
 
 	mutex_lock(&bench_mutex);
 	n = scnprintf(buf, sizeof(buf),
-		      "n %llu\nadd_ns %llu\nremove_ns %llu\nkfunc_add_ns %llu\nkfunc_remove_ns %llu\n",
-		      bench_n, add_ns, remove_ns, kfunc_add_ns, kfunc_remove_ns);
+		      "n %llu\nadd_ns %llu\nremove_ns %llu\nalloc_add_ns %llu\nalloc_remove_ns %llu\n"
+		      "kfunc_add_ns %llu\nkfunc_remove_ns %llu\n", bench_n, add_ns, remove_ns,
+		      alloc_add_ns, alloc_remove_ns, kfunc_add_ns, kfunc_remove_ns);
 	mutex_unlock(&bench_mutex);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }

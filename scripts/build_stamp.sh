@@ -27,11 +27,13 @@ stamp_prepare() {
 	(cd "$SRC_DIR" && xargs -r -d '\n' touch -c -- <<<"$files")
 }
 
-# the tree state and the config fragments ($@) a build is made from
+# what a build is made from, by content: the commit, the edits on top of
+# it (a mutant), the KUnit files (which git ignores) and the config
+# fragments ($@)
 stamp_state() {
 	git -C "$SRC_DIR" rev-parse HEAD
-	git -C "$SRC_DIR" diff --name-only
-	cat -- "$@" | sha256sum
+	git -C "$SRC_DIR" diff | sha256sum
+	cat -- "$SRC_DIR/$KUNIT_DIR"/* "$@" | sha256sum
 }
 
 # after a successful build of $1 with the config fragments $2...: record

@@ -13,3 +13,5 @@ die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 : "${KUNIT_TIMEOUT:=300}"
 : "${GUEST_CPUS:=2}"
 export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT GUEST_CPUS
+
+KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree (git ignores it)

@@ -11,7 +11,6 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
 
 TARBALL=/usr/src/linux-source-6.1.tar.xz
-KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree
 STATE=$WORK_DIR/tree-state		# series fingerprint of the applied tree
 MTIMES=$WORK_DIR/tree-mtimes		# mtimes of the files the series touched
 

@@ -6,10 +6,12 @@
  *
  * For each N: BPF_PROG_TEST_RUN of rbtree_bench_add (N adds) and of
  * rbtree_bench_remove (N first + remove), timed by the kernel, and the
- * same work in C with the same keys, natively and through the kfunc
- * bodies (kunit/graph_bench.c, debugfs bpf_graph_bench), three times each;
- * prints the best ns per operation of each, the ratio BPF/C, and how it
- * splits: kfuncs/C (the series' code) times BPF/kfuncs (the BPF runtime). The BPF times are net of a run with N = 0 (the
+ * same work in C with the same keys: natively, with the BPF allocator, and
+ * with that and the tree through the kfunc bodies (kunit/graph_bench.c,
+ * debugfs bpf_graph_bench), three times each; prints the best ns per
+ * operation of each, the ratio BPF/C and the factors it is the product of:
+ * alloc/C (the allocator), kfuncs/alloc (the tree kfuncs and their
+ * indirect less()), BPF/kfuncs (the BPF runtime). The BPF times are net of a run with N = 0 (the
  * test run's own cost: context, packet, program entry), which would
  * otherwise count as per-operation cost at small N.
  */
@@ -40,10 +42,12 @@ static int run_bpf(int fd, unsigned long n, double *ns)
 	return 0;
 }
 
-/* ns of the N adds and removals: C natively [0], through the kfuncs [1] */
-static int run_c(unsigned long n, double add[2], double rem[2])
+/* ns of the N adds and removals: C natively [0], with the BPF allocator
+ * [1], and the tree through the kfuncs too [2]
+ */
+static int run_c(unsigned long n, double add[3], double rem[3])
 {
-	unsigned long long a, r, ka, kr, got;
+	unsigned long long a, r, aa, ar, ka, kr, got;
 	FILE *f = fopen(C_BENCH, "w");
 
 	if (!f)
@@ -54,16 +58,19 @@ static int run_c(unsigned long n, double add[2], double rem[2])
 	f = fopen(C_BENCH, "r");
 	if (!f)
 		return -errno;
-	if (fscanf(f, "n %llu add_ns %llu remove_ns %llu kfunc_add_ns %llu kfunc_remove_ns %llu",
-		   &got, &a, &r, &ka, &kr) != 5 || got != n) {
+	if (fscanf(f, "n %llu add_ns %llu remove_ns %llu alloc_add_ns %llu alloc_remove_ns %llu "
+		   "kfunc_add_ns %llu kfunc_remove_ns %llu", &got, &a, &r, &aa, &ar, &ka, &kr) != 7 ||
+	    got != n) {
 		fclose(f);
 		return -EIO;
 	}
 	fclose(f);
 	add[0] = a;
 	rem[0] = r;
-	add[1] = ka;
-	rem[1] = kr;
+	add[1] = aa;
+	rem[1] = ar;
+	add[2] = ka;
+	rem[2] = kr;
 	return 0;
 }
 
@@ -89,21 +96,22 @@ int run_bench(struct bpf_object *obj, const char *sizes, void (*say)(const char 
 		base = best(base, t);
 	}
 	say("bench: a test run with N = 0 takes %.0f ns (not counted)", base);
-	say("bench: %8s %5s %9s %9s %9s %7s %12s %11s", "N", "op", "BPF", "kfuncs", "C",
-	    "BPF/C", "kfuncs/C", "BPF/kfuncs");
+	say("bench: %7s %3s %7s %7s %7s %7s %6s = %7s x %7s x %7s", "N", "op", "BPF", "kfuncs",
+	    "alloc", "C", "BPF/C", "alloc/C", "kf/alloc", "BPF/kf");
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		unsigned long n = strtoul(tok, NULL, 0);
-		double b[2] = { 1e30, 1e30 }, c[2][2] = { { 1e30, 1e30 }, { 1e30, 1e30 } };
-		double t1, t2, ca[2], cr[2];
-		int op;
+		double b[2] = { 1e30, 1e30 }, c[2][3], t1, t2, ca[3], cr[3];
+		int op, k;
 
+		for (k = 0; k < 3; k++)
+			c[0][k] = c[1][k] = 1e30;
 		for (round = 0; round < ROUNDS && !err; round++) {
 			err = run_bpf(bpf_program__fd(add), n, &t1) ?:
 			      run_bpf(bpf_program__fd(rem), n, &t2) ?:
 			      run_c(n, ca, cr);
 			b[0] = best(b[0], t1);
 			b[1] = best(b[1], t2);
-			for (int k = 0; k < 2 && !err; k++) {
+			for (k = 0; k < 3 && !err; k++) {
 				c[0][k] = best(c[0][k], ca[k]);
 				c[1][k] = best(c[1][k], cr[k]);
 			}
@@ -113,10 +121,12 @@ int run_bench(struct bpf_object *obj, const char *sizes, void (*say)(const char 
 			break;
 		}
 		for (op = 0; op < 2; op++) {	/* add, then first+remove */
-			double bpf = (b[op] - base) / n, kf = c[op][1] / n, nat = c[op][0] / n;
+			double bpf = (b[op] - base) / n, nat = c[op][0] / n;
+			double alloc = c[op][1] / n, kf = c[op][2] / n;
 
-			say("bench: %8lu %5s %9.1f %9.1f %9.1f %7.2f %12.2f %11.2f (ns/op)", n,
-			    op ? "rm" : "add", bpf, kf, nat, bpf / nat, kf / nat, bpf / kf);
+			say("bench: %7lu %3s %7.1f %7.1f %7.1f %7.1f %6.2f = %7.2f x %8.2f x %7.2f (ns/op)",
+			    n, op ? "rm" : "add", bpf, kf, alloc, nat, bpf / nat, alloc / nat,
+			    kf / alloc, bpf / kf);
 		}
 	}
 	free(list);
