@@ -14,6 +14,7 @@
 # before the build: make every file that differs from what $1 was built from newer
 stamp_prepare() {
 	local dir=$1 stamp=$1/.built-from built files
+	rm -f "$dir/.built-state"	# a build that fails leaves it neither old nor new
 	[ -e "$dir/.config" ] || return 0	# nothing built yet
 	if [ ! -s "$stamp" ] || ! built=$(head -n 1 "$stamp") ||
 	   ! git -C "$SRC_DIR" cat-file -e "$built^{commit}" 2>/dev/null; then
