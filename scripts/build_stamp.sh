@@ -7,14 +7,25 @@
 # build made at another state (a manual make, an interrupted run, a run at
 # pristine, the other build directory's state) would keep its objects and
 # link them with the new ones. So each build directory records the tree it
-# was built from (.built-from: the commit, and the files the working tree
-# changed on top of it, e.g. a mutant), and before a build every file that
-# differs from that state gets a new mtime.
+# was built from (.built-from, below), and before a build every file that
+# differs from that state gets a new mtime. When nothing differs at all,
+# the build is left out.
+
+# The record, $dir/.built-from: the commit, a hash of the content built on
+# top of it (the edits, e.g. a mutant; the KUnit files, which git ignores;
+# the config fragments $@), then the names of the edited files.
+stamp_text() {
+	git -C "$SRC_DIR" rev-parse HEAD
+	{
+		git -C "$SRC_DIR" diff
+		cat -- "$SRC_DIR/$KUNIT_DIR"/* "$@"
+	} | sha256sum | sed 's/^/content /'
+	git -C "$SRC_DIR" diff --name-only
+}
 
 # before the build: make every file that differs from what $1 was built from newer
 stamp_prepare() {
-	local dir=$1 stamp=$1/.built-from built files
-	rm -f "$dir/.built-state"	# a build that fails leaves it neither old nor new
+	local dir=$1 stamp=$1/.built-from built files text
 	[ -e "$dir/.config" ] || return 0	# nothing built yet
 	if [ ! -s "$stamp" ] || ! built=$(head -n 1 "$stamp") ||
 	   ! git -C "$SRC_DIR" cat-file -e "$built^{commit}" 2>/dev/null; then
@@ -22,39 +33,31 @@ stamp_prepare() {
 		rm -rf "$dir"
 		return 0
 	fi
-	files=$({ git -C "$SRC_DIR" diff --name-only "$built"; tail -n +2 "$stamp"; } | sort -u)
+	text=$(tail -n +2 "$stamp")
+	files=$({ git -C "$SRC_DIR" diff --name-only "$built"; grep -v '^content ' <<<"$text" || true; } |
+		sed '/^$/d' | sort -u)
+	# a build that fails leaves the directory neither old nor new: no content
+	# hash in the record until one succeeds
+	grep -v '^content ' "$stamp" >"$stamp.tmp" || true
+	mv "$stamp.tmp" "$stamp"
 	[ -n "$files" ] || return 0
 	log "$dir: built from another tree state; $(wc -l <<<"$files") file(s) differ, rebuilding them"
 	(cd "$SRC_DIR" && xargs -r -d '\n' touch -c -- <<<"$files")
 }
 
-# what a build is made from, by content: the commit, the edits on top of
-# it (a mutant), the KUnit files (which git ignores) and the config
-# fragments ($@)
-stamp_state() {
-	git -C "$SRC_DIR" rev-parse HEAD
-	git -C "$SRC_DIR" diff | sha256sum
-	cat -- "$SRC_DIR/$KUNIT_DIR"/* "$@" | sha256sum
-}
-
-# after a successful build of $1 with the config fragments $2...: record
-# the tree it was built from, and the whole state for stamp_fresh
+# after a successful build of $1 with the config fragments $2...
 stamp_record() {
 	local dir=$1
 	shift
-	{
-		git -C "$SRC_DIR" rev-parse HEAD
-		git -C "$SRC_DIR" diff --name-only
-	} >"$dir/.built-from"
-	stamp_state "$@" >"$dir/.built-state"
+	stamp_text "$@" >"$dir/.built-from"
 }
 
-# 0 if $1 holds a kernel built from this very tree and config fragments
-# ($2...): nothing for make to do, so kunit.py build (20 s of make walking
-# the tree) can be left out
+# 0 if $1 holds a kernel built from this very tree, KUnit files and config
+# fragments ($2...): nothing for make to do, so kunit.py build (16-20 s of
+# make walking the tree) can be left out
 stamp_fresh() {
 	local dir=$1
 	shift
-	[ -e "$dir/arch/x86/boot/bzImage" ] && [ -s "$dir/.built-state" ] &&
-		[ "$(stamp_state "$@")" = "$(cat "$dir/.built-state")" ]
+	[ -e "$dir/arch/x86/boot/bzImage" ] && [ -s "$dir/.built-from" ] &&
+		[ "$(stamp_text "$@")" = "$(cat "$dir/.built-from")" ]
 }
