@@ -4,7 +4,8 @@
 # missing program, a wrong global, a failing program that loads, a crashing
 # or hanging loader, a failed KUnit expectation, a kernel splat, a graph
 # object leaked by a free path and a patch that does not apply (exit 2); a
-# name filter runs exactly one selftest; --compare fails on a changed verdict.
+# name filter runs exactly one selftest (and a rerun leaves the build out);
+# --compare fails on a changed verdict.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -48,14 +49,21 @@ else
 	fail "stale_build: not rebuilt, or the run failed"
 fi
 
-# A name selects exactly that selftest.
-log "a filter runs exactly the named selftest"
+# A name selects exactly that selftest. Nothing changed since the last
+# run, so the build is left out (kunit_fails and splat below show that a
+# changed KUnit file is built).
+log "a filter runs exactly the named selftest, without a build"
 if "$REPO/run_tests.sh" spin_lock_counter >"$tmp/filter.log" 2>&1 &&
    grep -qx 'results: 1 passed, 0 failed, 0 skipped' "$tmp/filter.log"; then
 	pass "filter: ./run_tests.sh spin_lock_counter ran it alone"
 else
 	tail -n 20 "$tmp/filter.log"
 	fail "filter: ./run_tests.sh spin_lock_counter did not run exactly it"
+fi
+if grep -q 'is built from this tree and config, nothing to do' "$tmp/filter.log"; then
+	pass "rerun: the build was left out"
+else
+	fail "rerun: nothing changed, but the kernel was built again"
 fi
 
 # --compare fails when a program's verdict changed against the baseline.
