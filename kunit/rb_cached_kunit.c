@@ -1,34 +1,76 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suite for the rb_root_cached operations that the BPF rbtree kfuncs
- * wrap: rb_add_cached() ordered by a comparator, rb_first_cached(),
- * rb_erase_cached() keeping the cached leftmost node right, and the
- * postorder walk the free path uses to release every node once.
+ * KUnit suite for what the series does with an rb_root_cached, the tree
+ * behind a struct bpf_rb_root: bpf_rbtree_add()'s open-coded insert and
+ * bpf_rbtree_remove() against lib/rbtree's rb_add_cached() and
+ * rb_erase_cached() as the oracle (the same keys, many of them equal, into
+ * two trees that must agree node for node, leftmost included, after every
+ * step), and bpf_rb_root_free()'s postorder walk over a tree that
+ * bpf_rbtree_add() built (every node freed once: the count of live graph
+ * objects goes back to where it was).
  */
 #include <kunit/test.h>
 #include <linux/prandom.h>
 #include <linux/rbtree.h>
 #include <linux/slab.h>
 
+#include "graph_kunit.h"
+
 #define NR_KEYS		3000
 #define KEY_RANGE	64	/* small range: many equal keys */
 
+/* One key in both trees: @oracle for lib/rbtree, @node for the kfuncs. */
 struct knode {
-	struct rb_node rb;
-	u32 key;
-	u32 seq;	/* insertion order, to check stability on equal keys */
-	u32 visits;
+	long key;
+	struct rb_node node;	/* where a struct bpf_rb_node sits */
+	struct rb_node oracle;
+	u32 seq;		/* insertion order: equal keys stay in it */
 };
 
-static bool knode_less(struct rb_node *a, const struct rb_node *b)
+static bool oracle_less(struct rb_node *a, const struct rb_node *b)
 {
-	return rb_entry(a, struct knode, rb)->key <
-	       rb_entry(b, struct knode, rb)->key;
+	return rb_entry(a, struct knode, oracle)->key < rb_entry(b, struct knode, oracle)->key;
 }
 
-/* Fill @nodes with seeded random keys and add them all to @root. */
-static struct knode *build_tree(struct kunit *test, struct rb_root_cached *root,
-				u32 range)
+static bool node_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of((struct rb_node *)a, struct knode, node)->key <
+	       container_of((struct rb_node *)b, struct knode, node)->key;
+}
+
+static struct bpf_rb_root *as_root(struct rb_root_cached *tree)
+{
+	return (struct bpf_rb_root *)tree;
+}
+
+static struct knode *node_of(struct bpf_rb_node *n)
+{
+	return n ? container_of((struct rb_node *)n, struct knode, node) : NULL;
+}
+
+static struct knode *oracle_of(struct rb_node *n)
+{
+	return n ? rb_entry(n, struct knode, oracle) : NULL;
+}
+
+/* The trees hold the same nodes in the same order, and agree on the first. */
+static void expect_same(struct kunit *test, struct rb_root_cached *tree,
+			struct rb_root_cached *oracle)
+{
+	struct rb_node *a = rb_first(&tree->rb_root), *b = rb_first(&oracle->rb_root);
+
+	KUNIT_EXPECT_PTR_EQ(test, node_of(bpf_rbtree_first(as_root(tree))),
+			    oracle_of(rb_first_cached(oracle)));
+	for (; a && b; a = rb_next(a), b = rb_next(b))
+		KUNIT_ASSERT_PTR_EQ(test, container_of(a, struct knode, node), oracle_of(b));
+	KUNIT_EXPECT_TRUE(test, !a && !b);
+}
+
+/* NR_KEYS nodes with seeded random keys, added to both trees in turn; with
+ * @check_each the trees must agree on the first node after every add.
+ */
+static struct knode *make_nodes(struct kunit *test, struct rb_root_cached *tree,
+				struct rb_root_cached *oracle, bool check_each)
 {
 	struct rnd_state rs;
 	struct knode *nodes;
@@ -37,175 +79,119 @@ static struct knode *build_tree(struct kunit *test, struct rb_root_cached *root,
 	nodes = kunit_kcalloc(test, NR_KEYS, sizeof(*nodes), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, nodes);
 	prandom_seed_state(&rs, 0x5eed);
-	*root = RB_ROOT_CACHED;
+	*tree = RB_ROOT_CACHED;
+	*oracle = RB_ROOT_CACHED;
 	for (i = 0; i < NR_KEYS; i++) {
-		nodes[i].key = prandom_u32_state(&rs) % range;
+		nodes[i].key = prandom_u32_state(&rs) % KEY_RANGE;
 		nodes[i].seq = i;
-		rb_add_cached(&nodes[i].rb, root, knode_less);
+		bpf_rbtree_add(as_root(tree), (struct bpf_rb_node *)&nodes[i].node, node_less);
+		rb_add_cached(&nodes[i].oracle, oracle, oracle_less);
+		if (check_each)
+			KUNIT_ASSERT_PTR_EQ(test, node_of(bpf_rbtree_first(as_root(tree))),
+					    oracle_of(rb_first_cached(oracle)));
 	}
 	return nodes;
 }
 
-/* Walk @root in order; check it is sorted and return the node count. */
-static u32 check_sorted(struct kunit *test, struct rb_root_cached *root)
+static void rbtree_add_matches_rb_add_cached(struct kunit *test)
 {
-	struct knode *prev = NULL, *cur;
-	struct rb_node *rb;
-	u32 n = 0;
+	struct rb_root_cached tree, oracle;
 
-	for (rb = rb_first_cached(root); rb; rb = rb_next(rb), n++) {
-		cur = rb_entry(rb, struct knode, rb);
-		if (prev) {
-			KUNIT_EXPECT_LE(test, prev->key, cur->key);
-			if (prev->key == cur->key)
-				KUNIT_EXPECT_LT(test, prev->seq, cur->seq);
-		}
-		prev = cur;
-	}
-	return n;
+	make_nodes(test, &tree, &oracle, false);
+	expect_same(test, &tree, &oracle);
 }
 
-static void rb_add_cached_orders_keys(struct kunit *test)
+static void rbtree_add_keeps_leftmost_at_every_step(struct kunit *test)
 {
-	struct rb_root_cached root;
+	struct rb_root_cached tree, oracle;
 
-	build_tree(test, &root, U32_MAX);
-	KUNIT_EXPECT_EQ(test, check_sorted(test, &root), NR_KEYS);
+	make_nodes(test, &tree, &oracle, true);
 }
 
-static void rb_add_cached_equal_keys_keep_insertion_order(struct kunit *test)
+/* Remove a random half, first at every step, then compare the rest. */
+static void rbtree_remove_matches_rb_erase_cached(struct kunit *test)
 {
-	struct rb_root_cached root;
-
-	build_tree(test, &root, KEY_RANGE);
-	KUNIT_EXPECT_EQ(test, check_sorted(test, &root), NR_KEYS);
-}
-
-static void rb_add_cached_returns_new_leftmost(struct kunit *test)
-{
-	struct rb_root_cached root = RB_ROOT_CACHED;
-	struct knode n[3] = { { .key = 5 }, { .key = 9 }, { .key = 1 } };
-
-	KUNIT_EXPECT_PTR_EQ(test, rb_add_cached(&n[0].rb, &root, knode_less),
-			    &n[0].rb);
-	KUNIT_EXPECT_PTR_EQ(test, rb_add_cached(&n[1].rb, &root, knode_less),
-			    NULL);
-	KUNIT_EXPECT_PTR_EQ(test, rb_add_cached(&n[2].rb, &root, knode_less),
-			    &n[2].rb);
-	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&root), &n[2].rb);
-}
-
-static void rb_first_cached_is_minimum(struct kunit *test)
-{
-	struct rb_root_cached root;
-	struct knode *nodes, *first;
-	u32 i, lowest = U32_MAX;
-
-	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&(struct rb_root_cached)RB_ROOT_CACHED),
-			    NULL);
-	nodes = build_tree(test, &root, U32_MAX);
-	for (i = 0; i < NR_KEYS; i++)
-		lowest = min(lowest, nodes[i].key);
-	first = rb_entry(rb_first_cached(&root), struct knode, rb);
-	KUNIT_EXPECT_EQ(test, first->key, lowest);
-	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&root), rb_first(&root.rb_root));
-}
-
-/*
- * Erase nodes in random order (every third erase takes the leftmost one) and
- * check after each erase that the cache still names the real leftmost node.
- */
-static void rb_erase_cached_keeps_leftmost(struct kunit *test)
-{
-	struct rb_root_cached root;
+	struct rb_root_cached tree, oracle;
+	struct bpf_rb_node *got;
 	struct knode *nodes;
-	struct rb_node *victim;
 	struct rnd_state rs;
-	u32 i, left = NR_KEYS;
+	u32 i, k;
 
-	nodes = build_tree(test, &root, KEY_RANGE);
-	prandom_seed_state(&rs, 0xe7a5e);
-	for (i = 0; i < NR_KEYS; i++) {
-		if (i % 3 == 0) {
-			victim = rb_first_cached(&root);
-		} else {
-			u32 j = prandom_u32_state(&rs) % NR_KEYS;
-
-			while (RB_EMPTY_NODE(&nodes[j].rb))
-				j = (j + 1) % NR_KEYS;
-			victim = &nodes[j].rb;
-		}
-		rb_erase_cached(victim, &root);
-		RB_CLEAR_NODE(victim);
-		left--;
-		KUNIT_ASSERT_PTR_EQ(test, rb_first_cached(&root),
-				    rb_first(&root.rb_root));
-		if (i % 500 == 0)
-			KUNIT_ASSERT_EQ(test, check_sorted(test, &root), left);
+	nodes = make_nodes(test, &tree, &oracle, false);
+	prandom_seed_state(&rs, 0xe4a5e);
+	for (i = 0; i < NR_KEYS / 2; i++) {
+		k = prandom_u32_state(&rs) % NR_KEYS;
+		if (RB_EMPTY_NODE(&nodes[k].node))
+			continue;	/* removed already */
+		got = bpf_rbtree_remove(as_root(&tree), (struct bpf_rb_node *)&nodes[k].node);
+		rb_erase_cached(&nodes[k].oracle, &oracle);
+		KUNIT_EXPECT_PTR_EQ(test, node_of(got), &nodes[k]);
+		/* cleared: the node can be added again (and a second remove of
+		 * it would corrupt the tree: stop here)
+		 */
+		KUNIT_ASSERT_TRUE(test, RB_EMPTY_NODE(&nodes[k].node));
+		KUNIT_ASSERT_PTR_EQ(test, node_of(bpf_rbtree_first(as_root(&tree))),
+				    oracle_of(rb_first_cached(&oracle)));
 	}
-	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&root.rb_root));
-	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&root), NULL);
+	expect_same(test, &tree, &oracle);
+	/* and the first ones, until both are empty */
+	while ((got = bpf_rbtree_first(as_root(&tree)))) {
+		KUNIT_ASSERT_PTR_EQ(test, node_of(got), oracle_of(rb_first_cached(&oracle)));
+		bpf_rbtree_remove(as_root(&tree), got);
+		rb_erase_cached(rb_first_cached(&oracle), &oracle);
+	}
+	KUNIT_EXPECT_NULL(test, rb_first_cached(&oracle));
 }
 
-/*
- * The free path walks the tree in postorder and frees each node as it goes:
- * every node must be visited exactly once, children before their parent.
- */
-static void rb_postorder_visits_each_node_once(struct kunit *test)
-{
+/* A map value's tree, as the free path gets it */
+struct kvalue {
+	struct bpf_spin_lock lock;
 	struct rb_root_cached root;
-	struct knode *nodes, *pos, *n;
-	struct rb_node *child;
-	u32 i, count = 0;
+};
 
-	nodes = build_tree(test, &root, U32_MAX);
-	rbtree_postorder_for_each_entry_safe(pos, n, &root.rb_root, rb) {
-		child = pos->rb.rb_left;
-		if (child)
-			KUNIT_EXPECT_EQ(test, rb_entry(child, struct knode, rb)->visits, 1);
-		child = pos->rb.rb_right;
-		if (child)
-			KUNIT_EXPECT_EQ(test, rb_entry(child, struct knode, rb)->visits, 1);
-		pos->visits++;
-		count++;
-	}
-	KUNIT_EXPECT_EQ(test, count, NR_KEYS);
-	for (i = 0; i < NR_KEYS; i++)
-		KUNIT_EXPECT_EQ_MSG(test, nodes[i].visits, 1, "node %u", i);
+struct kobj {
+	long key;
+	struct rb_node node;
+};
+
+static const struct bpf_map_graph_root value_root = {
+	.offset = offsetof(struct kvalue, root),
+	.kind = BPF_GRAPH_RBTREE,
+	.node_offset = offsetof(struct kobj, node),
+};
+
+static bool kobj_less(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	return container_of((struct rb_node *)a, struct kobj, node)->key <
+	       container_of((struct rb_node *)b, struct kobj, node)->key;
 }
 
-/* The same walk with real frees, as the map free path does (KASAN checks it). */
-static void rb_postorder_frees_every_node(struct kunit *test)
+static void rb_root_free_frees_what_rbtree_add_built(struct kunit *test)
 {
-	struct rb_root_cached root = RB_ROOT_CACHED;
-	struct rb_node *rb, *next;
-	struct knode *kn;
-	u32 i, freed = 0;
+	struct kvalue v = { .root = RB_ROOT_CACHED };
+	long live = graph_objs_live();
+	struct rnd_state rs;
+	struct kobj *o;
+	u32 i;
 
+	prandom_seed_state(&rs, 0xf4ee);
 	for (i = 0; i < NR_KEYS; i++) {
-		kn = kzalloc(sizeof(*kn), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, kn);
-		kn->key = (i * 7919) % NR_KEYS;
-		rb_add_cached(&kn->rb, &root, knode_less);
+		o = graph_obj_new(sizeof(*o));
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, o);
+		o->key = prandom_u32_state(&rs) % KEY_RANGE;
+		bpf_rbtree_add(as_root(&v.root), (struct bpf_rb_node *)&o->node, kobj_less);
 	}
-	rb = rb_first_postorder(&root.rb_root);
-	while (rb) {
-		next = rb_next_postorder(rb);
-		kfree(rb_entry(rb, struct knode, rb));
-		freed++;
-		rb = next;
-	}
-	KUNIT_EXPECT_EQ(test, freed, NR_KEYS);
+	KUNIT_ASSERT_EQ(test, graph_objs_live(), live + NR_KEYS);
+	bpf_rb_root_free(&value_root, &v.root, &v.lock);
+	KUNIT_EXPECT_EQ(test, graph_objs_live(), live);
+	KUNIT_EXPECT_NULL(test, rb_first_cached(&v.root));
 }
 
 static struct kunit_case rb_cached_cases[] = {
-	KUNIT_CASE(rb_add_cached_orders_keys),
-	KUNIT_CASE(rb_add_cached_equal_keys_keep_insertion_order),
-	KUNIT_CASE(rb_add_cached_returns_new_leftmost),
-	KUNIT_CASE(rb_first_cached_is_minimum),
-	KUNIT_CASE(rb_erase_cached_keeps_leftmost),
-	KUNIT_CASE(rb_postorder_visits_each_node_once),
-	KUNIT_CASE(rb_postorder_frees_every_node),
+	KUNIT_CASE(rbtree_add_matches_rb_add_cached),
+	KUNIT_CASE(rbtree_add_keeps_leftmost_at_every_step),
+	KUNIT_CASE(rbtree_remove_matches_rb_erase_cached),
+	KUNIT_CASE(rb_root_free_frees_what_rbtree_add_built),
 	{}
 };
 
@@ -214,6 +200,6 @@ static struct kunit_suite rb_cached_suite = {
 	.test_cases = rb_cached_cases,
 };
 
-kunit_test_suites(&rb_cached_suite);
+kunit_test_suite(rb_cached_suite);
 
 MODULE_LICENSE("GPL");
