@@ -25,7 +25,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --rbtree-bench [N,N...]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
             suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
-  --list    list the KUnit suites and the selftests (matching GLOB), and stop
+  --list    list the KUnit suites and the selftests (matching GLOB) of the
+            last build, and stop
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
   --compare BASE.csv  compare the verifier statistics of this run with
@@ -39,7 +40,9 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
             (SEEDS seeds, COUNT mutants each)
   --rbtree-bench  the BPF rbtree against the same tree in C: ns/op, ratio
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
-  GUEST_CPUS (default 2), MANIFEST (another selftest manifest)
+  GUEST_CPUS (default 2), MANIFEST (another selftest manifest than the one
+  derived from the objects), MANIFEST_EDIT (a command that rewrites the
+  derived manifest, stdin to stdout: the fuzz run and the benchmarks)
 EOF
 }
 
@@ -64,8 +67,10 @@ done
 
 . "$REPO/scripts/common.sh"
 if [ "$list" = 1 ]; then
+	[ -e "$SELFTEST_OUT/tests.list" ] ||
+		die "no selftest manifest in $SELFTEST_OUT: it is derived from the built objects, run ./run_tests.sh once"
 	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
-		--manifest "$REPO/selftests/tests.list" ${glob:+--glob "$glob"}
+		--manifest "$SELFTEST_OUT/tests.list" ${glob:+--glob "$glob"}
 fi
 "$REPO/scripts/install_deps.sh"
 
@@ -112,10 +117,17 @@ fi
 log "building selftests into $SELFTEST_OUT"
 make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" VMLINUX="$build_dir/vmlinux" ||
 	die "the selftests do not build"
-# The manifest of this run: GLOB may name selftests; the denylist's entries
-# are left out (and reported).
+# The manifest of this run: the one make derived from the objects'
+# annotations (or MANIFEST), through MANIFEST_EDIT if set; GLOB may name
+# selftests; the denylist's entries are left out (and reported).
+whole=${MANIFEST:-$SELFTEST_OUT/tests.list}
+if [ -n "${MANIFEST_EDIT:-}" ]; then
+	bash -c "$MANIFEST_EDIT" <"$whole" >"$RESULTS_DIR/edited.list" ||
+		die "MANIFEST_EDIT failed: $MANIFEST_EDIT"
+	whole=$RESULTS_DIR/edited.list
+fi
 manifest=$RESULTS_DIR/tests.list
-python3 "$REPO/scripts/select_tests.py" --manifest "${MANIFEST:-$REPO/selftests/tests.list}" \
+python3 "$REPO/scripts/select_tests.py" --manifest "$whole" \
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
 	--kunit-glob-out "$RESULTS_DIR/kunit-glob" || die "cannot select the tests"
 glob=$(cat "$RESULTS_DIR/kunit-glob")

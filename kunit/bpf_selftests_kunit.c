@@ -9,7 +9,8 @@
  * and runs or expects rejection, then writes a report that this case copies
  * into the KTAP diagnostics; its exit status is the verdict.
  *
- * Manifest lines: see selftests/tests.list.
+ * Manifest lines: see scripts/derive_manifest.py, which writes the manifest
+ * from the programs' annotations.
  */
 #include <linux/kernel_read_file.h>
 #include <linux/slab.h>

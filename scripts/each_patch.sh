@@ -29,6 +29,11 @@ done
 
 "$REPO/scripts/install_deps.sh"
 main_work=$WORK_DIR
+# The names of the whole series' tests: the manifest a main run derived
+# from its objects (a prefix builds fewer objects, and names only theirs).
+whole_manifest=$SELFTEST_OUT/tests.list
+[ -e "$whole_manifest" ] ||
+	die "--each-patch needs $whole_manifest, derived by a main run: run ./run_tests.sh first"
 export WORK_DIR=$main_work/each-patch
 export SRC_DIR=$WORK_DIR/linux SELFTEST_OUT=$WORK_DIR/selftests
 export RESULTS_DIR=$WORK_DIR/results
@@ -59,16 +64,19 @@ prefix_kunitconfig() {
 	done <"$REPO/kunitconfig"
 }
 
-# The manifest without the selftests whose object does not build here and,
+# The manifest (at the last patch, the one derived here) without the
+# selftests whose object does not build here and,
 # before the last patch, without the mutated programs: a mutant finds the
 # soundness holes that later patches close, and hangs the kernel there
 # (seen at patch 10: a bpf_obj_drop() call serving two types, closed by 22).
 prefix_manifest() {
+	local manifest=$whole_manifest
+	[ -z "$1" ] || [ ! -e "$SELFTEST_OUT/tests.list" ] || manifest=$SELFTEST_OUT/tests.list
 	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" -v whole="$1" '
 		/^#/ || !NF { print; next }
 		$3 == "mutate" && !whole { next }
 		$2 == "-" || system("test -e " objs "/" $2) == 0 { print; next }
-		{ print $1 > nb }' "$REPO/selftests/tests.list"
+		{ print $1 > nb }' "$manifest"
 }
 
 failed=0 start=$(date +%s)
@@ -97,6 +105,7 @@ for k in $(seq "$from" "$to"); do
 		continue
 	fi
 	stamp_record "$WORK_DIR/build" "$out/kunitconfig"
+	rm -f "$SELFTEST_OUT/tests.list"
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
 		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"

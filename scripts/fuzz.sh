@@ -21,21 +21,25 @@ seeds=${1:-20} count=${2:-10}
 [[ $seeds =~ ^[0-9]+$ && $count =~ ^[0-9]+$ ]] || die "--fuzz: SEEDS and COUNT are numbers"
 
 mkdir -p "$WORK_DIR"
-manifest=$WORK_DIR/fuzz.list
-awk -v seeds="$seeds" -v count="$count" '
-	$3 == "mutate" {
-		for (s = 1; s <= seeds; s++)
-			printf "%s_s%d %s mutate %d %d\n", $1, s, $2, s * 1000003, count
-	}
-	$3 == "gen" {
-		for (s = 1; s <= seeds; s++)
-			printf "%s_s%d - gen %d 100000\n", $1, s, s * 1000003 + $4
-	}' "$REPO/selftests/tests.list" >"$manifest"
-[ -s "$manifest" ] || die "no mutate or gen entries in selftests/tests.list"
-log "fuzz: $(wc -l <"$manifest") entries ($seeds seeds)"
+# The derived manifest's mutate and gen entries, each with SEEDS seeds.
+edit=$WORK_DIR/fuzz.awk
+cat >"$edit" <<'EOF'
+$3 == "mutate" {
+	for (s = 1; s <= seeds; s++)
+		printf "%s_s%d %s mutate %d %d\n", $1, s, $2, s * 1000003, count
+	n++
+}
+$3 == "gen" {
+	for (s = 1; s <= seeds; s++)
+		printf "%s_s%d - gen %d 100000\n", $1, s, s * 1000003 + $4
+	n++
+}
+END { if (!n) { print "no mutate or gen entries in the manifest" >"/dev/stderr"; exit 1 } }
+EOF
+log "fuzz: $seeds seeds of each mutate and gen entry"
 
 rc=0
-MANIFEST=$manifest "$REPO/run_tests.sh" "${debug[@]}" '*' || rc=$?
+MANIFEST_EDIT="awk -v seeds=$seeds -v count=$count -f '$edit'" "$REPO/run_tests.sh" "${debug[@]}" '*' || rc=$?
 console=$RESULTS_DIR/console.log
 grep -ao 'mutate: [0-9]* program(s), [0-9]* mutants loaded, [0-9]* refused, [0-9]* runs' \
 	"$console" | awk '

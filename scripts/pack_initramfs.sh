@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pack the guest's initramfs: loader, BPF objects, manifest and expected logs.
-# MANIFEST: another manifest than selftests/tests.list (--each-patch).
+# MANIFEST: the manifest of the run (default: the one derived by make).
 # Usage: pack_initramfs.sh OUTPUT.cpio
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +11,7 @@ stage=$SELFTEST_OUT/initramfs
 rm -rf "$stage"
 mkdir -p "$stage"/{selftests,expected-logs,tmp,sys,proc}
 cp "$SELFTEST_OUT"/loader "$SELFTEST_OUT"/*.bpf.o "$stage/selftests/"
-cp "${MANIFEST:-$REPO/selftests/tests.list}" "$stage/selftests/tests.list"
+cp "${MANIFEST:-$SELFTEST_OUT/tests.list}" "$stage/selftests/tests.list"
 if compgen -G "$REPO/expected-logs/*.log" >/dev/null; then
 	cp "$REPO"/expected-logs/*.log "$stage/expected-logs/"
 fi

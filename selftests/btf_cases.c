@@ -205,27 +205,28 @@ static void owner_and_owned(struct btf *btf)
 
 static const struct {
 	const char *name;
+	const char *expect;	/* the errno of the load, or "0" */
 	void (*build)(struct btf *btf);
 	const char *map_value;	/* create an array map of this struct */
 } cases[] = {
-	{ "btf_too_many_locks", too_many_locks },
-	{ "btf_missing_lock", missing_lock },
-	{ "btf_fields_overlap", fields_overlap },
-	{ "btf_missing_contains", missing_contains },
-	{ "btf_missing_struct", missing_struct },
-	{ "btf_missing_node", missing_node },
-	{ "btf_node_wrong_type", node_wrong_type },
-	{ "btf_two_nodes_one_name", two_nodes_one_name },
-	{ "btf_list_and_rb_node", list_and_rb_node },
-	{ "btf_own_type", own_type },
-	{ "btf_own_type_missing_lock", own_type_missing_lock },
-	{ "btf_too_many_roots", too_many_roots },
-	{ "btf_owner_before_refused_type", owner_before_refused_type },
-	{ "btf_lock_misaligned", lock_misaligned },
-	{ "btf_map_head_over_kptr", head_over_kptr, "foo" },
-	{ "btf_map_head_over_timer", head_over_timer, "foo" },
-	{ "btf_lock_only", lock_only },
-	{ "btf_owner_and_owned", owner_and_owned },
+	{ "btf_too_many_locks", "E2BIG", too_many_locks },
+	{ "btf_missing_lock", "EINVAL", missing_lock },
+	{ "btf_fields_overlap", "EEXIST", fields_overlap },
+	{ "btf_missing_contains", "EINVAL", missing_contains },
+	{ "btf_missing_struct", "ENOENT", missing_struct },
+	{ "btf_missing_node", "ENOENT", missing_node },
+	{ "btf_node_wrong_type", "EINVAL", node_wrong_type },
+	{ "btf_two_nodes_one_name", "EINVAL", two_nodes_one_name },
+	{ "btf_list_and_rb_node", "EINVAL", list_and_rb_node },
+	{ "btf_own_type", "ELOOP", own_type },
+	{ "btf_own_type_missing_lock", "EINVAL", own_type_missing_lock },
+	{ "btf_too_many_roots", "E2BIG", too_many_roots },
+	{ "btf_owner_before_refused_type", "ENOENT", owner_before_refused_type },
+	{ "btf_lock_misaligned", "EINVAL", lock_misaligned },
+	{ "btf_map_head_over_kptr", "EEXIST", head_over_kptr, "foo" },
+	{ "btf_map_head_over_timer", "EEXIST", head_over_timer, "foo" },
+	{ "btf_lock_only", "0", lock_only },
+	{ "btf_owner_and_owned", "0", owner_and_owned },
 };
 
 static const struct {
@@ -265,6 +266,15 @@ static int create_map(struct btf *btf, const char *value)
 		return errno;
 	close(fd);
 	return 0;
+}
+
+/* The manifest's lines of the BTF cases (scripts/derive_manifest.py). */
+void list_btf_cases(FILE *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		fprintf(out, "%s - btf %s\n", cases[i].name, cases[i].expect);
 }
 
 int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...))

@@ -3,6 +3,11 @@
 #ifndef __BTF_CASES_H
 #define __BTF_CASES_H
 
+#include <stdio.h>
+
+/* Print each case as a manifest line: "NAME - btf ERRNO". */
+void list_btf_cases(FILE *out);
+
 /* Load BTF case @name; 0 if the load ends in errno @expect ("0" = loads). */
 int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...));
 

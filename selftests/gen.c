@@ -653,6 +653,25 @@ static int load(int log_level)
 	return fd;
 }
 
+/* Each run: its name, seed and number of programs. */
+static const struct {
+	const char *name;
+	unsigned int seed;
+	int count;
+} gen_runs[] = {
+	{ "gen_ownership_1", 1, 10000 },
+	{ "gen_ownership_2", 2, 10000 },
+};
+
+void list_gen_runs(FILE *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(gen_runs) / sizeof(gen_runs[0]); i++)
+		fprintf(out, "%s - gen %u %d\n", gen_runs[i].name, gen_runs[i].seed,
+			gen_runs[i].count);
+}
+
 int run_gen(unsigned int seed, int count, const struct loader_env *env)
 {
 	static const unsigned char frame[64];

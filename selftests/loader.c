@@ -4,20 +4,25 @@
  * usermode helper (no open fds, no /sys): loads one program of one BPF
  * object and either runs it or checks that loading fails as expected.
  *
- *   loader REPORT PROG OBJECT pass [GLOBAL=VALUE ...]
+ * The manifest lines are derived from the programs' annotations
+ * (bpf_misc.h, scripts/derive_manifest.py); --list-builtin prints those of
+ * the tests that are not programs (btf, gen).
+ *
+ *   loader REPORT PROG OBJECT pass [@retval=N] [GLOBAL=VALUE ...]
  *     load PROG alone, run it once with BPF_PROG_TEST_RUN on a small IPv4
- *     packet, require return value 0 and each GLOBAL (a variable in the
- *     object's global data) to equal VALUE. Two names are counts of graph
- *     objects since the load instead: @allocated (handed out by
- *     bpf_obj_new) and @live (handed out and not freed yet).
+ *     packet, require return value N (default 0) and each GLOBAL (a
+ *     variable in the object's global data) to equal VALUE. Two names are
+ *     counts of graph objects since the load instead: @allocated (handed
+ *     out by bpf_obj_new) and @live (handed out and not freed yet).
  *   loader REPORT PROG OBJECT load
  *     require PROG to load, for program types that BPF_PROG_TEST_RUN cannot
  *     run here (fentry needs an attached trampoline): the verifier's verdict
  *     is the test.
  *   loader REPORT PROG OBJECT fail
- *     require the load to fail with every line of /expected-logs/PROG.log
- *     appearing, in order, as a whole line of the log (libbpf's messages and
- *     the verifier log).
+ *     require the load to fail, each of PROG's __msg annotations to match
+ *     the log in order (at its __log_level, if any), and every line of
+ *     /expected-logs/PROG.log, if there is one, to appear, in order, as a
+ *     whole line of the log (libbpf's messages and the verifier log).
  *
  *   loader REPORT PROG OBJECT stress DRAIN OPS
  *     load PROG and DRAIN, run PROG OPS times on every CPU at once while
@@ -55,6 +60,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -103,13 +109,12 @@ static void set_libbpf_quiet(bool on)
 	libbpf_quiet = on;
 }
 
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* Add to the log what libbpf printed, or what it would have printed. */
+static int append_logv(const char *fmt, va_list ap)
 {
 	char *line;
 	int n;
 
-	if (level == LIBBPF_DEBUG || libbpf_quiet)
-		return 0;
 	n = vasprintf(&line, fmt, ap);
 	if (n < 0)
 		return n;
@@ -122,6 +127,22 @@ static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap
 	log_len += n;
 	free(line);
 	return n;
+}
+
+static void append_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	append_logv(fmt, ap);
+	va_end(ap);
+}
+
+static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG || libbpf_quiet)
+		return 0;
+	return append_logv(fmt, ap);
 }
 
 /* The log as an array of lines (split in place). */
@@ -204,7 +225,104 @@ static void print_tail(char **lines, int nr)
 		say("  | %s", lines[i]);
 }
 
-static int check_log(const char *prog)
+/* The verifier log asked for with __log_level, checked by __msg. */
+static char level_log[1 << 20];
+
+/*
+ * A program's annotations (bpf_misc.h): its decl tags "comment:test_KEY=..."
+ * in the object's BTF, in source order. Returns the number found, at most
+ * @max, the values in @vals.
+ */
+static int prog_tags(struct bpf_object *obj, const char *prog, const char *key,
+		     const char **vals, int max)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	size_t klen = strlen(key);
+	int id, n = 0;
+
+	for (id = 1; btf && id < (int)btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id), *target;
+		const char *tag;
+
+		if (!btf_is_decl_tag(t) || btf_decl_tag(t)->component_idx != -1)
+			continue;
+		target = btf__type_by_id(btf, t->type);
+		if (!btf_is_func(target) ||
+		    strcmp(btf__name_by_offset(btf, target->name_off), prog))
+			continue;
+		tag = btf__name_by_offset(btf, t->name_off);
+		if (strncmp(tag, "comment:test_", 13) || strncmp(tag + 13, key, klen) ||
+		    tag[13 + klen] != '=')
+			continue;
+		if (n < max)
+			vals[n] = tag + 14 + klen;
+		n++;
+	}
+	return n;
+}
+
+#define MAX_MSGS 32
+
+/* @msg as one extended regex: text outside {{ }} matches itself. */
+static char *msg_regex(const char *msg)
+{
+	char *re = malloc(2 * strlen(msg) + 1), *o = re;
+	const char *end;
+
+	if (!re)
+		return NULL;
+	while (*msg) {
+		if (!strncmp(msg, "{{", 2) && (end = strstr(msg + 2, "}}"))) {
+			memcpy(o, msg + 2, end - msg - 2);
+			o += end - msg - 2;
+			msg = end + 2;
+			continue;
+		}
+		if (strchr(".[]{}()\\*+?|^$", *msg))
+			*o++ = '\\';
+		*o++ = *msg++;
+	}
+	*o = '\0';
+	return re;
+}
+
+/* Every __msg, in order, each after the previous one's match; 0 or 1. */
+static int check_msgs(const char *log, const char **msgs, int nr)
+{
+	const char *at = log;
+	regmatch_t m;
+	regex_t re;
+	int i, bad;
+
+	for (i = 0; i < nr; i++) {
+		char *pattern = msg_regex(msgs[i]);
+
+		if (!pattern || regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE)) {
+			say("FAIL: __msg(\"%s\") is not a valid pattern", msgs[i]);
+			free(pattern);
+			return 1;
+		}
+		bad = regexec(&re, at, 1, &m, 0);
+		regfree(&re);
+		free(pattern);
+		if (bad) {
+			say("FAIL: __msg %d not found in the log%s", i + 1,
+			    i ? " after the previous one" : "");
+			say("expected: %s", msgs[i]);
+			return 1;
+		}
+		at += m.rm_eo;
+	}
+	return 0;
+}
+
+/*
+ * A refused program: its __msg annotations must match @checked (the log
+ * at its __log_level, else libbpf's) and the lines of its expected log,
+ * if it has one, must be whole lines of libbpf's log, in order. One of
+ * the two must exist: a refusal with nothing expected proves nothing.
+ */
+static int check_log(const char *prog, const char **msgs, int nr_msgs, const char *checked)
 {
 	char path[256], *expected = NULL, **want = NULL, **got, *text;
 	int nr_want = 0, nr_got, i, j = 0, ret = 1;
@@ -219,10 +337,22 @@ static int check_log(const char *prog)
 		return 2;
 	say_actual_errors(got, nr_got);
 
+	if (check_msgs(checked, msgs, nr_msgs)) {
+		say("actual:   %s", error_line(got, nr_got));
+		print_tail(got, nr_got);
+		goto out;
+	}
 	snprintf(path, sizeof(path), EXPECTED_DIR "/%s.log", prog);
 	f = fopen(path, "r");
+	if (!f && nr_msgs) {
+		say("ok: load failed with the %d __msg(s) (no expected log: --bless writes it)",
+		    nr_msgs);
+		ret = 0;
+		goto out;
+	}
 	if (!f) {
-		say("FAIL: no expected log %s (./run_tests.sh --bless writes it)", path);
+		say("FAIL: no expected log %s and no __msg (./run_tests.sh --bless writes the log)",
+		    path);
 		print_tail(got, nr_got);
 		goto out;
 	}
@@ -247,11 +377,35 @@ static int check_log(const char *prog)
 		}
 		found[j++] = true;
 	}
-	say("ok: load failed with the %d expected line(s)", nr_want);
+	say("ok: load failed with the %d expected line(s) and %d __msg(s)", nr_want, nr_msgs);
 	ret = 0;
 out:
 	say_bless_lines(got, nr_got, found);
 	return ret;
+}
+
+/*
+ * A program expected to fail: its __msg annotations into @msgs, and its
+ * __log_level, if any, set on @prog with level_log as the buffer.
+ */
+static int fail_annotations(struct bpf_object *obj, struct bpf_program *prog,
+			    const char **msgs, int *nr_msgs)
+{
+	const char *name = bpf_program__name(prog), *level;
+
+	*nr_msgs = prog_tags(obj, name, "expect_msg", msgs, MAX_MSGS);
+	if (*nr_msgs > MAX_MSGS) {
+		say("FAIL: %s has %d __msg, at most %d are read", name, *nr_msgs, MAX_MSGS);
+		return 1;
+	}
+	if (prog_tags(obj, name, "log_level", &level, 1) != 1)
+		return 0;
+	if (bpf_program__set_log_buf(prog, level_log, sizeof(level_log)) ||
+	    bpf_program__set_log_level(prog, atoi(level))) {
+		say("FAIL: cannot set log level %s", level);
+		return 1;
+	}
+	return 0;
 }
 
 /* Ethernet + IPv4 + TCP, 54 bytes: enough for any tc program. */
@@ -454,21 +608,27 @@ static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = packet,
 		    .data_size_in = sizeof(packet), .repeat = 1);
+	long long want_ret = 0;
 	int i, err, failed = 0;
 
+	for (i = 0; i < nr_checks; i++)
+		if (!strncmp(checks[i], "@retval=", 8))
+			want_ret = strtoll(checks[i] + 8, NULL, 0);
 	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 	if (err) {
 		say("FAIL: BPF_PROG_TEST_RUN: %s", strerror(errno));
 		return 1;
 	}
-	if (opts.retval) {
-		say("FAIL: expected return value 0, actual %d", (int)opts.retval);
+	if ((int)opts.retval != want_ret) {
+		say("FAIL: expected return value %lld, actual %d", want_ret, (int)opts.retval);
 		failed = 1;
 	}
 	for (i = 0; i < nr_checks; i++) {
 		char *eq = strchr(checks[i], '=');
 		long long want, got = 0;
 
+		if (!strncmp(checks[i], "@retval=", 8))
+			continue;
 		if (!eq) {
 			say("FAIL: bad check '%s' (want GLOBAL=VALUE)", checks[i]);
 			return 1;
@@ -490,7 +650,7 @@ static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 		}
 	}
 	if (!failed)
-		say("ok: ran once, returned 0, in %u ns", opts.duration);
+		say("ok: ran once, returned %lld, in %u ns", want_ret, opts.duration);
 	return failed;
 }
 
@@ -585,11 +745,19 @@ static int kmemleak(const char *phase, const char *since)
 int main(int argc, char **argv)
 {
 	struct bpf_program *prog, *p, *drain;
+	const char *msgs[MAX_MSGS];
 	struct bpf_object *obj;
+	int nr_msgs = 0;
 	char path[256];
 	int err, nr_lines, ret = 0;
 	char **lines;
 
+	if (argc == 2 && !strcmp(argv[1], "--list-builtin")) {
+		/* the tests that are not programs in an object */
+		list_btf_cases(stdout);
+		list_gen_runs(stdout);
+		return 0;
+	}
 	if (argc < 4)
 		return 2;
 	report = fopen(argv[1], "w");
@@ -677,8 +845,15 @@ int main(int argc, char **argv)
 	if (strcmp(argv[4], "fail"))
 		bpf_program__set_log_buf(prog, stats_log, sizeof(stats_log)) ?:
 		bpf_program__set_log_level(prog, BPF_LOG_STATS_LEVEL);
+	else
+		ret = fail_annotations(obj, prog, msgs, &nr_msgs);
+	if (ret)
+		return ret;
 
 	err = bpf_object__load(obj);
+	if (err && level_log[0])	/* libbpf prints only a log of its own */
+		append_log("prog '%s': -- BEGIN PROG LOAD LOG --\n%s-- END PROG LOAD LOG --\n",
+			   argv[2], level_log);
 	say_stats(argv[2], err, strcmp(argv[4], "fail") ? stats_log : log_text);
 	if (err && strcmp(argv[4], "fail")) {
 		/* for the report: the verifier's words, at level 1 */
@@ -696,7 +871,7 @@ int main(int argc, char **argv)
 			say("FAIL: expected the load to fail, but it succeeded");
 			ret = 1;
 		} else {
-			ret = check_log(argv[2]);
+			ret = check_log(argv[2], msgs, nr_msgs, log_text ? log_text : "");
 		}
 	} else if (err) {
 		say("FAIL: load failed: %s", strerror(-err));

@@ -20,13 +20,17 @@ fail() { printf 'FAIL: %s\n' "$1"; failed=$((failed + 1)); }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-log "unit tests of scripts/check_results.py"
-if python3 "$REPO/tests/check_results_test.py" 2>"$tmp/unit.log"; then
-	pass "check_results.py unit tests"
-else
-	cat "$tmp/unit.log"
-	fail "check_results.py unit tests"
-fi
+# derive_manifest_test.py builds BPF objects: clang and bpftool first.
+"$REPO/scripts/install_deps.sh"
+for script in check_results derive_manifest; do
+	log "unit tests of scripts/$script.py"
+	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
+		pass "$script.py unit tests"
+	else
+		cat "$tmp/unit.log"
+		fail "$script.py unit tests"
+	fi
+done
 
 log "main job: ./run_tests.sh --compare tests/verifier-stats.csv"
 if "$REPO/run_tests.sh" --compare "$REPO/tests/verifier-stats.csv" | tee "$tmp/main.log"; then
@@ -119,17 +123,32 @@ copy_repo wrong_log
 echo "this line is not in any verifier log" >"$tmp/wrong_log/expected-logs/spin_lock_missing_unlock.log"
 scenario wrong_log "expected: this line is not in any verifier log"
 
+# An annotated function that is not a program (no SEC).
 copy_repo missing_prog
-echo "no_such_program spin_lock_fail.bpf.o fail" >>"$tmp/missing_prog/selftests/tests.list"
+tamper missing_prog selftests/progs/spin_lock_fail.bpf.c \
+	's|^char _license.*|__failure int no_such_program(void)\n{\n\treturn 0;\n}\n\n&|'
 scenario missing_prog "program no_such_program not found"
 
 copy_repo wrong_global
-tamper wrong_global selftests/tests.list 's/^\(spin_lock_counter .*counter_after=\)3/\14/'
+tamper wrong_global selftests/progs/spin_lock.bpf.c \
+	's/__global_eq(counter_after, 3)/__global_eq(counter_after, 4)/'
 scenario wrong_global "FAIL: expected counter_after == 4, actual 3"
 
 copy_repo fail_loads
-tamper fail_loads selftests/tests.list 's/^\(spin_lock_counter *spin_lock\.bpf\.o *\)pass.*/\1fail/'
+tamper fail_loads selftests/progs/spin_lock.bpf.c \
+	's/^__success __retval(0) __global_eq(counter_after, 3).*/__failure/'
 scenario fail_loads "spin_lock_counter: FAIL: expected the load to fail, but it succeeded"
+
+copy_repo wrong_msg
+tamper wrong_msg selftests/vmlinux/rbtree_annotated.bpf.c \
+	's/__msg("Unreleased reference")/__msg("Unreleased reference id=0")/'
+scenario wrong_msg "FAIL: __msg 2 not found in the log after the previous one"
+
+# A check after the run of a program that is not run: no manifest, exit 2.
+copy_repo bad_annotation
+tamper bad_annotation selftests/progs/spin_lock.bpf.c \
+	's/^__success __retval(0) \(__global_eq(counter_after, 3)\)/__success \1/'
+scenario bad_annotation "spin_lock_counter: checks after the run need __retval" 2
 
 copy_repo loader_crash
 tamper loader_crash selftests/loader.c \

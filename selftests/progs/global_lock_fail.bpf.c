@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Misuse of bpf_spin_locks in global data and in callback arguments. */
 #include "bpf_progs.h"
+#include "bpf_misc.h"
 
 private(A) struct bpf_spin_lock glock_a;
 private(A) long count_a;
@@ -20,6 +21,7 @@ struct {
 } locked_map SEC(".maps");
 
 SEC("tc")
+__failure
 int global_lock_missing_unlock(struct __sk_buff *skb)
 {
 	bpf_spin_lock(&glock_a);
@@ -28,6 +30,7 @@ int global_lock_missing_unlock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int global_lock_unlock_other(struct __sk_buff *skb)
 {
 	bpf_spin_lock(&glock_a);
@@ -37,6 +40,7 @@ int global_lock_unlock_other(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int global_lock_call_in_cs(struct __sk_buff *skb)
 {
 	bpf_spin_lock(&glock_b);
@@ -54,6 +58,7 @@ static long lock_and_leave(void *map, int *key, struct locked *val,
 }
 
 SEC("tc")
+__failure
 int for_each_cb_lock_leak(struct __sk_buff *skb)
 {
 	bpf_for_each_map_elem(&locked_map, lock_and_leave, NULL, 0);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A bpf_list_head and its lock inside an object from bpf_obj_new(). */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct container {
 	long tag;
@@ -25,6 +26,7 @@ static int push(struct container *c, long key)
 
 /* Three nodes in, one out; dropping the container frees the other two. */
 SEC("tc")
+__success __retval(0) __global_eq(first_key, 17) __failslab(2000)
 int list_in_allocated_object(struct __sk_buff *skb)
 {
 	struct container *c = bpf_obj_new(struct container);
@@ -50,4 +52,4 @@ int list_in_allocated_object(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpf_list_heads in map values and global data: the maps get created. */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -38,6 +39,7 @@ static int bump(void *map)
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(counted, 2)
 int list_head_in_map_values(struct __sk_buff *skb)
 {
 	struct list_value zero = {};
@@ -55,6 +57,7 @@ int list_head_in_map_values(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(gcount, 3)
 int list_head_in_global_data(struct __sk_buff *skb)
 {
 	use_node_data();
@@ -64,4 +67,4 @@ int list_head_in_global_data(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Programs may not touch a bpf_list_head directly. */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -10,6 +11,7 @@ struct {
 } lists SEC(".maps");
 
 SEC("tc")
+__failure
 int list_head_direct_read(struct __sk_buff *skb)
 {
 	struct list_value *v;
@@ -23,6 +25,7 @@ int list_head_direct_read(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_head_direct_write(struct __sk_buff *skb)
 {
 	struct list_value *v;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Objects on a list that own lists themselves: one level of nesting. */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct outer {
 	long key;
@@ -44,6 +45,7 @@ static int add_outer(long key)
  * its two remaining nodes, the other stays for the map's free path.
  */
 SEC("tc")
+__success __retval(0) __global_eq(popped, 101)
 int list_nested_ownership(struct __sk_buff *skb)
 {
 	struct bpf_list_node *ln;
@@ -70,4 +72,4 @@ int list_nested_ownership(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpf_list_push_{front,back} and bpf_list_pop_{front,back} at work. */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -64,6 +65,7 @@ static int pop(bool front)
 
 /* back 1, 2, 3, front 4: the list is 4 1 2 3 */
 SEC("tc")
+__success __retval(0) __global_eq(order, 4312) __global_eq(empty_pop_null, 1)
 int list_push_pop_order(struct __sk_buff *skb)
 {
 	struct bpf_list_node *ln;
@@ -85,6 +87,7 @@ int list_push_pop_order(struct __sk_buff *skb)
 
 /* The reference push leaves behind is usable until the unlock. */
 SEC("tc")
+__success __retval(0) __global_eq(popped_data, 42)
 int list_non_owning_ref_write(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -129,6 +132,7 @@ static int push_into(void *map)
 
 /* Nodes left on lists are freed with the element or the map. */
 SEC("tc")
+__success __retval(0) __allocated(7) __live(4)
 int list_left_in_maps(struct __sk_buff *skb)
 {
 	struct list_value zero = {};
@@ -151,6 +155,7 @@ int list_left_in_maps(struct __sk_buff *skb)
  * nodes go with them (kmemleak checks it under --debug).
  */
 SEC("tc")
+__success __retval(0) __allocated(4) __live(1)
 int list_in_lru_hash(struct __sk_buff *skb)
 {
 	struct list_value zero = {};
@@ -175,4 +180,4 @@ int list_in_lru_hash(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

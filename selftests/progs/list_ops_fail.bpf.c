@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Misuse of the bpf_list kfuncs the verifier must refuse. */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 struct node_data2 {
 	long key;
@@ -26,6 +27,7 @@ private(A) struct bpf_list_head ghead_b __contains(two_nodes, b);
 long var_index;
 
 SEC("tc")
+__failure
 int list_push_without_lock(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -37,6 +39,7 @@ int list_push_without_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_pop_without_lock(struct __sk_buff *skb)
 {
 	struct bpf_list_node *ln = bpf_list_pop_front(&ghead);
@@ -47,6 +50,7 @@ int list_pop_without_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_push_wrong_type(struct __sk_buff *skb)
 {
 	struct node_data2 *n = bpf_obj_new(struct node_data2);
@@ -60,6 +64,7 @@ int list_push_wrong_type(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_push_wrong_node(struct __sk_buff *skb)
 {
 	struct two_nodes *t = bpf_obj_new(struct two_nodes);
@@ -73,6 +78,7 @@ int list_push_wrong_node(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_head_variable_offset(struct __sk_buff *skb)
 {
 	struct node_data *n;
@@ -92,6 +98,7 @@ int list_head_variable_offset(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_head_wrong_offset(struct __sk_buff *skb)
 {
 	struct node_data *n;
@@ -111,6 +118,7 @@ int list_head_wrong_offset(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_head_on_stack(struct __sk_buff *skb)
 {
 	struct bpf_list_head head = {};
@@ -125,6 +133,7 @@ int list_head_on_stack(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_push_twice(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -139,6 +148,7 @@ int list_push_twice(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_node_use_after_unlock(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -154,6 +164,7 @@ int list_node_use_after_unlock(struct __sk_buff *skb)
 
 /* A linked node belongs to its list: no writes through the reference. */
 SEC("tc")
+__failure
 int list_node_write_after_push(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -168,6 +179,7 @@ int list_node_write_after_push(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_node_read(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -181,6 +193,7 @@ int list_node_read(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_push_map_value(struct __sk_buff *skb)
 {
 	struct list_value *v;
@@ -196,6 +209,7 @@ int list_push_map_value(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_pop_leak(struct __sk_buff *skb)
 {
 	struct bpf_list_node *ln;
@@ -207,6 +221,7 @@ int list_pop_leak(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_drop_under_lock(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -220,6 +235,7 @@ int list_drop_under_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_exit_with_lock(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -232,6 +248,7 @@ int list_exit_with_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_lock_of_other_value(struct __sk_buff *skb)
 {
 	struct list_value *v0, *v1;
@@ -257,6 +274,7 @@ struct container {
 };
 
 SEC("tc")
+__failure
 int list_object_push_without_lock(struct __sk_buff *skb)
 {
 	struct container *c = bpf_obj_new(struct container);
@@ -272,6 +290,7 @@ int list_object_push_without_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_object_under_other_lock(struct __sk_buff *skb)
 {
 	struct container *c = bpf_obj_new(struct container);
@@ -290,6 +309,7 @@ int list_object_under_other_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_lock_without_lock_field(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -303,6 +323,7 @@ int obj_lock_without_lock_field(struct __sk_buff *skb)
 }
 
 SEC("kprobe/bpf_fentry_test1")
+__failure
 int list_head_in_tracing_prog(void *ctx)
 {
 	bpf_spin_lock(&glock);
@@ -312,6 +333,7 @@ int list_head_in_tracing_prog(void *ctx)
 
 /* The node argument's own struct must have a node at its offset. */
 SEC("tc")
+__failure
 int list_node_not_found(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -325,6 +347,7 @@ int list_node_not_found(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int list_node_variable_offset(struct __sk_buff *skb)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);
@@ -351,6 +374,7 @@ private(C) struct bpf_list_head owners __contains(list_owner_node, node);
  * used, not even under the lock that protects it in the list.
  */
 SEC("tc")
+__failure
 int list_head_in_non_owning_object(struct __sk_buff *skb)
 {
 	struct list_owner_node *o = bpf_obj_new(struct list_owner_node);
@@ -370,4 +394,4 @@ int list_head_in_non_owning_object(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 3) = "GPL";

@@ -6,6 +6,7 @@
  * element's own lock still serves its own tree in a nested callback.
  */
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 struct elem {
 	struct bpf_spin_lock lock;
@@ -28,6 +29,7 @@ struct nest_ctx {
 };
 
 SEC("tc")
+__failure
 int obj_unlock_other_object(void *ctx)
 {
 	struct tree_holder *a = bpf_obj_new(struct tree_holder);
@@ -61,6 +63,7 @@ static long nest_unlock(void *map, int *key, struct elem *val, void *ctx)
 }
 
 SEC("tc")
+__failure
 int for_each_nested_unlock_other_elem(void *ctx)
 {
 	bpf_for_each_map_elem(&elems, nest_unlock, NULL, 0);
@@ -89,6 +92,7 @@ static long nest_add(void *map, int *key, struct elem *val, void *ctx)
 }
 
 SEC("tc")
+__failure
 int for_each_nested_add_other_elem(void *ctx)
 {
 	bpf_for_each_map_elem(&elems, nest_add, NULL, 0);
@@ -117,6 +121,7 @@ static long nest_own(void *map, int *key, struct elem *val, void *ctx)
 
 /* 2 x 2 nodes, freed with the map. */
 SEC("tc")
+__success __retval(0) __global_eq(nested_added, 4)
 int for_each_nested_add_own_elem(void *ctx)
 {
 	bpf_for_each_map_elem(&elems, nest_own, NULL, 0);
@@ -134,6 +139,7 @@ static __always_inline struct elem *elem_at(int key)
 }
 
 SEC("tc")
+__failure
 int map_values_pruned_unlock_other(struct __sk_buff *skb)
 {
 	struct elem *a = elem_at(0), *b = elem_at(1), *v;
@@ -149,6 +155,7 @@ int map_values_pruned_unlock_other(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int map_values_pruned_add_other(struct __sk_buff *skb)
 {
 	struct elem *a = elem_at(0), *b = elem_at(1), *v;
@@ -173,4 +180,4 @@ int map_values_pruned_add_other(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

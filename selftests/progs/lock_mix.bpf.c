@@ -8,6 +8,7 @@
  * the holder whose lock is held, every kfunc runs (same_KIND).
  */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct lnode {
 	long key;
@@ -183,6 +184,7 @@ static __always_inline struct holder *inner_value(int key)
 /* OP on instance 1 of ROOT with the lock of instance 0 of LOCK. */
 #define MIX(LOCK, ROOT, OP)						\
 SEC("tc")								\
+__failure								\
 int mix_##LOCK##_##ROOT##_##OP(void *ctx)				\
 {									\
 	long got = 0;							\
@@ -219,6 +221,7 @@ MIX_ROOTS(inner)
 /* Every kfunc on one holder of KIND, under its own lock. */
 #define SAME(KIND)							\
 SEC("tc")								\
+__success __retval(0) __global_eq(got_##KIND, 9)			\
 int same_##KIND(void *ctx)						\
 {									\
 	long got = 0;							\
@@ -247,6 +250,7 @@ SAME(inner)
  * there: they are freed when the outer map lets go of the inner map.
  */
 SEC("tc")
+__success __retval(0) __global_eq(got_inner_kept, 3)
 int inner_map_keeps_nodes(void *ctx)
 {
 	long got = 0;
@@ -261,4 +265,4 @@ int inner_map_keeps_nodes(void *ctx)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 1) = "GPL";

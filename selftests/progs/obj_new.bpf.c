@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Program-allocated objects: allocate, write, read, drop. */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct point {
 	long x;
@@ -12,6 +13,7 @@ long sum;
 int allocated;
 
 SEC("tc")
+__success __retval(0) __global_eq(sum, 49)
 int obj_new_write_read_drop(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -27,6 +29,7 @@ int obj_new_write_read_drop(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(allocated, 32) __global_eq(sum, 3696)
 int obj_new_two_live_objects(struct __sk_buff *skb)
 {
 	struct point *a, *b;
@@ -56,6 +59,7 @@ struct empty {
 
 /* bpf_mem_alloc() gives ZERO_SIZE_PTR for size 0, which it cannot free. */
 SEC("tc")
+__success __retval(0)
 int obj_new_empty_struct(struct __sk_buff *skb)
 {
 	struct empty *e = bpf_obj_new(struct empty);
@@ -66,4 +70,4 @@ int obj_new_empty_struct(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

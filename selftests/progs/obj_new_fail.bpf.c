@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Misuse of bpf_obj_new()/bpf_obj_drop() the verifier must refuse. */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct point {
 	long x;
@@ -17,6 +18,7 @@ struct {
 __u64 not_constant;
 
 SEC("tc")
+__failure
 int obj_new_leak(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -28,6 +30,7 @@ int obj_new_leak(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_use_after_drop(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -40,6 +43,7 @@ int obj_new_use_after_drop(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_drop_twice(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -52,6 +56,7 @@ int obj_drop_twice(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_drop_map_value(struct __sk_buff *skb)
 {
 	int key = 0;
@@ -64,6 +69,7 @@ int obj_drop_map_value(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_drop_at_offset(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -75,6 +81,7 @@ int obj_drop_at_offset(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_not_a_struct(struct __sk_buff *skb)
 {
 	long *p = bpf_obj_new_impl(bpf_core_type_id_local(long), NULL);
@@ -85,6 +92,7 @@ int obj_new_not_a_struct(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_type_id_too_big(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new_impl(1ULL << 32, NULL);
@@ -95,6 +103,7 @@ int obj_new_type_id_too_big(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_type_id_not_constant(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new_impl(not_constant, NULL);
@@ -105,6 +114,7 @@ int obj_new_type_id_not_constant(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_access_past_end(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -117,6 +127,7 @@ int obj_new_access_past_end(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int obj_new_no_null_check(struct __sk_buff *skb)
 {
 	struct point *p = bpf_obj_new(struct point);
@@ -128,10 +139,11 @@ int obj_new_no_null_check(struct __sk_buff *skb)
 
 /* The offset is checked before the type, as for any kfunc argument. */
 SEC("tc")
+__failure
 int obj_drop_modified_ctx(struct __sk_buff *skb)
 {
 	bpf_obj_drop((void *)skb + 8);
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 3) = "GPL";

@@ -5,6 +5,7 @@
  * instruction: the verifier accepts two types only where it is the same.
  */
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 struct small {
 	long x;
@@ -36,6 +37,7 @@ static __always_inline void drop_both_in_some_order(struct __sk_buff *skb, void 
 
 /* Sizes 8 and 512 through one call. */
 SEC("tc")
+__failure
 int obj_new_two_sizes_one_call(struct __sk_buff *skb)
 {
 	struct small *s;
@@ -51,6 +53,7 @@ int obj_new_two_sizes_one_call(struct __sk_buff *skb)
 
 /* Two types of one size without special fields: one call serves both. */
 SEC("tc")
+__success __retval(0) __global_eq(new_flag, 1)
 int obj_new_same_size_one_call(struct __sk_buff *skb)
 {
 	struct small *s;
@@ -71,6 +74,7 @@ int obj_new_same_size_one_call(struct __sk_buff *skb)
  * right for one of them.
  */
 SEC("tc")
+__failure
 int obj_drop_holder_and_plain_one_call(struct __sk_buff *skb)
 {
 	struct tree_holder *h = bpf_obj_new(struct tree_holder);
@@ -90,6 +94,7 @@ int obj_drop_holder_and_plain_one_call(struct __sk_buff *skb)
 
 /* Two types without special fields dropped by one call. */
 SEC("tc")
+__success __retval(0) __global_eq(dropped, 2)
 int obj_drop_plain_types_one_call(struct __sk_buff *skb)
 {
 	struct small *s = bpf_obj_new(struct small);
@@ -107,4 +112,4 @@ int obj_drop_plain_types_one_call(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

@@ -7,6 +7,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_rb_root groot __contains(node_data, node);
@@ -30,6 +31,7 @@ static bool less_mark_ran(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 
 /* Keys 5 and 1 in one critical section, 3 in another. */
 SEC("tc")
+__success __retval(0) __global_eq(less_callback_ran, 1) __global_eq(first_key, 1)
 long rbtree_add_nodes(void *ctx)
 {
 	struct node_data *n, *m;
@@ -62,6 +64,7 @@ long rbtree_add_nodes(void *ctx)
 
 /* Remove the key-5 node through the reference that add left behind. */
 SEC("tc")
+__success __retval(0) __global_eq(removed_key, 5)
 long rbtree_add_and_remove(void *ctx)
 {
 	struct node_data *n, *m;
@@ -89,6 +92,8 @@ long rbtree_add_and_remove(void *ctx)
 
 /* (3, 4), (5, 6), (1, 2): first is data 2, then after removing it, 4. */
 SEC("tc")
+__success __retval(0) __global_eq(first_data, 2) __global_eq(removed_key, 1)
+__global_eq(first_data_after, 4)
 long rbtree_first_and_remove(void *ctx)
 {
 	struct node_data *a, *b, *c, *o;
@@ -140,6 +145,7 @@ long rbtree_first_and_remove(void *ctx)
 
 /* Through the reference add left behind, the node's fields are writable. */
 SEC("tc")
+__success __retval(0) __global_eq(first_data, 42)
 long rbtree_non_owning_ref_write(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -160,6 +166,7 @@ long rbtree_non_owning_ref_write(void *ctx)
 
 /* first on a tree nobody added to */
 SEC("tc")
+__success __retval(0) __global_eq(empty_first_null, 1)
 long rbtree_first_empty(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -173,6 +180,7 @@ long rbtree_first_empty(void *ctx)
 
 /* A tree inside an allocated object, freed with the object. */
 SEC("tc")
+__success __retval(0) __global_eq(obj_first_key, 4)
 long rbtree_root_in_object(void *ctx)
 {
 	struct tree_holder *h;
@@ -246,6 +254,8 @@ static int remove_first(__u32 i, void *ctx)
 
 /* A thousand nodes in, drained with first/remove: the keys come out sorted. */
 SEC("tc")
+__success __retval(0) __global_eq(added, 1000) __global_eq(drained, 1000)
+__global_eq(out_of_order, 0)
 long rbtree_thousand_sorted(void *ctx)
 {
 	long prev = -1;
@@ -258,4 +268,4 @@ long rbtree_thousand_sorted(void *ctx)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

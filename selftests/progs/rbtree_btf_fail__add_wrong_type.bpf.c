@@ -3,6 +3,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 struct node_data2 {
 	long key;
@@ -22,6 +23,7 @@ static bool less2(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 }
 
 SEC("tc")
+__failure
 long rbtree_btf_fail__add_wrong_type(void *ctx)
 {
 	struct node_data *m = new_node(1, 0);

@@ -7,6 +7,7 @@
  * of it.
  */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct node_both {
 	long key;
@@ -20,6 +21,7 @@ private(B) struct bpf_list_head bhead __contains(node_both, ln);
 
 /* Would remove a node that is in the list, not in the tree. */
 SEC("tc")
+__failure
 long rbtree_btf_fail__list_and_rb_node(void *ctx)
 {
 	struct node_both *n = bpf_obj_new(struct node_both);

@@ -5,6 +5,7 @@
  * the verifier refuses the lock for want of it.
  */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct node_data {
 	long key;
@@ -16,6 +17,7 @@ private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_rb_root groot __contains(node_data, node);
 
 SEC("tc")
+__failure
 long rbtree_btf_fail__wrong_node_type(void *ctx)
 {
 	struct node_data *n = bpf_obj_new(struct node_data);

@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_rb_root groot __contains(node_data, node);
@@ -16,6 +17,7 @@ typedef bool (*less_fn)(struct bpf_rb_node *a, const struct bpf_rb_node *b);
 long sink;
 
 SEC("tc")
+__failure
 long rbtree_api_nolock_add(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -27,6 +29,7 @@ long rbtree_api_nolock_add(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_nolock_remove(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -41,6 +44,7 @@ long rbtree_api_nolock_remove(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_nolock_first(void *ctx)
 {
 	bpf_rbtree_first(&groot);
@@ -85,24 +89,28 @@ static __always_inline long add_with(less_fn cb)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_add_bad_cb_bad_fn_call_add(void *ctx)
 {
 	return add_with(less__bad_fn_call_add);
 }
 
 SEC("tc")
+__failure
 long rbtree_api_add_bad_cb_bad_fn_call_remove(void *ctx)
 {
 	return add_with(less__bad_fn_call_remove);
 }
 
 SEC("tc")
+__failure
 long rbtree_api_add_bad_cb_bad_fn_call_first_unlock_after(void *ctx)
 {
 	return add_with(less__bad_fn_call_first_unlock_after);
 }
 
 SEC("tc")
+__failure
 long rbtree_api_remove_unadded_node(void *ctx)
 {
 	struct node_data *n, *m;
@@ -127,6 +135,7 @@ long rbtree_api_remove_unadded_node(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_add_to_multiple_trees(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -141,6 +150,7 @@ long rbtree_api_add_to_multiple_trees(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_add_release_unlock_escape(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -158,6 +168,7 @@ long rbtree_api_add_release_unlock_escape(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_first_release_unlock_escape(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -179,6 +190,7 @@ long rbtree_api_first_release_unlock_escape(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_remove_no_drop(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -198,6 +210,7 @@ long rbtree_api_remove_no_drop(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_api_release_aliasing(void *ctx)
 {
 	struct bpf_rb_node *res, *res2;
@@ -225,6 +238,7 @@ unlock:
 }
 
 SEC("tc")
+__failure
 long rbtree_node_direct_read(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -237,6 +251,7 @@ long rbtree_node_direct_read(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_node_direct_write(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -249,6 +264,7 @@ long rbtree_node_direct_write(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_non_owning_node_write(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -263,6 +279,7 @@ long rbtree_non_owning_node_write(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_drop_under_lock(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -283,6 +300,7 @@ static long less_returns_two(struct bpf_rb_node *a, const struct bpf_rb_node *b)
 }
 
 SEC("tc")
+__failure
 long rbtree_less_returns_two(void *ctx)
 {
 	return add_with((less_fn)(void *)less_returns_two);
@@ -294,12 +312,14 @@ static bool less_three_args(struct bpf_rb_node *a, const struct bpf_rb_node *b, 
 }
 
 SEC("tc")
+__failure
 long rbtree_less_wrong_prototype(void *ctx)
 {
 	return add_with((less_fn)(void *)less_three_args);
 }
 
 SEC("tc")
+__failure
 long rbtree_first_no_null_check(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -312,6 +332,7 @@ long rbtree_first_no_null_check(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_exit_with_lock(void *ctx)
 {
 	struct node_data *n = new_node(1, 0);
@@ -324,6 +345,7 @@ long rbtree_exit_with_lock(void *ctx)
 }
 
 SEC("tc")
+__failure
 long rbtree_ctx_as_node(void *ctx)
 {
 	bpf_spin_lock(&glock);
@@ -334,6 +356,7 @@ long rbtree_ctx_as_node(void *ctx)
 
 /* Beyond upstream: a node may only be removed from the tree it is in. */
 SEC("tc")
+__failure
 long rbtree_remove_other_root(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -350,4 +373,4 @@ long rbtree_remove_other_root(void *ctx)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 3) = "GPL";

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -80,6 +81,7 @@ static int add_to(void *map, int key, int n)
 
 /* Replacing an array element frees its nodes; the rest go with the map. */
 SEC("tc")
+__success __retval(0) __global_eq(added, 5) __allocated(5) __live(3)
 long rbtree_in_array_map(void *ctx)
 {
 	struct tree_holder zero = {};
@@ -113,12 +115,14 @@ static long hash_delete_and_replace(void *map)
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(added, 6) __allocated(6) __live(1) __failslab(2000)
 long rbtree_in_hash_map(void *ctx)
 {
 	return hash_delete_and_replace(&hash_trees);
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(added, 6) __allocated(6) __live(1)
 long rbtree_in_malloc_hash_map(void *ctx)
 {
 	return hash_delete_and_replace(&malloc_hash_trees);
@@ -130,6 +134,7 @@ long rbtree_in_malloc_hash_map(void *ctx)
  * evicts, two nodes stay.
  */
 SEC("tc")
+__success __retval(0) __global_eq(added, 11) __global_eq(present, 1) __allocated(11) __live(2)
 long rbtree_in_lru_hash(void *ctx)
 {
 	struct tree_holder zero = {};
@@ -190,6 +195,7 @@ static int add_tree_node(long key, int n)
  * the node it owns, the others stay for the free path of global data.
  */
 SEC("tc")
+__success __retval(0) __global_eq(added, 9) __global_eq(dropped_key, 1) __allocated(9) __live(7)
 long rbtree_nodes_owning_trees(void *ctx)
 {
 	struct bpf_rb_node *res;
@@ -213,4 +219,4 @@ long rbtree_nodes_owning_trees(void *ctx)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

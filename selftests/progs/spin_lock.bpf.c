@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpf_spin_lock in a map value, as 6.1 already supports it. */
 #include "bpf_progs.h"
+#include "bpf_misc.h"
 
 struct counter {
 	struct bpf_spin_lock lock;
@@ -24,6 +25,7 @@ static int add_index(__u32 index, void *ctx)
 }
 
 SEC("tc")
+__success __retval(0) __global_eq(counter_after, 3) __global_eq(loop_sum, 45)
 int spin_lock_counter(struct __sk_buff *skb)
 {
 	struct counter *c;
@@ -40,4 +42,4 @@ int spin_lock_counter(struct __sk_buff *skb)
 	return 0;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") __mutants(1, 10) = "GPL";

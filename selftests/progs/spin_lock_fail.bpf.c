@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* bpf_spin_lock misuse the verifier refuses, in upstream 6.3's words; one program each. */
 #include "bpf_progs.h"
+#include "bpf_misc.h"
 
 struct locked {
 	struct bpf_spin_lock lock;
@@ -31,6 +32,7 @@ static struct locked *lookup(int key)
 }
 
 SEC("tc")
+__failure
 int spin_lock_missing_unlock(struct __sk_buff *skb)
 {
 	struct locked *v = lookup(0);
@@ -43,6 +45,7 @@ int spin_lock_missing_unlock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_lock_call_in_cs(struct __sk_buff *skb)
 {
 	struct locked *v = lookup(0);
@@ -56,6 +59,7 @@ int spin_lock_call_in_cs(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_lock_twice(struct __sk_buff *skb)
 {
 	struct locked *a = lookup(0), *b = lookup(1);
@@ -70,6 +74,7 @@ int spin_lock_twice(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_unlock_without_lock(struct __sk_buff *skb)
 {
 	struct locked *v = lookup(0);
@@ -81,6 +86,7 @@ int spin_unlock_without_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_lock_direct_access(struct __sk_buff *skb)
 {
 	struct locked *v = lookup(0);
@@ -91,6 +97,7 @@ int spin_lock_direct_access(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_lock_map_without_lock(struct __sk_buff *skb)
 {
 	int key = 0;
@@ -104,6 +111,7 @@ int spin_lock_map_without_lock(struct __sk_buff *skb)
 }
 
 SEC("tc")
+__failure
 int spin_lock_wrong_offset(struct __sk_buff *skb)
 {
 	struct locked *v = lookup(0);

@@ -13,6 +13,7 @@
  * the nodes drained are the nodes that stayed.
  */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 #define NR_ROOTS	13
 
@@ -164,6 +165,7 @@ static __always_inline int op_root(__u32 root, int op, long key)
  * removals, so that the roots hold nodes when their elements go.
  */
 SEC("tc")
+__stress(stress_drain, 20000)
 int stress_op(struct __sk_buff *skb)
 {
 	__u32 r = bpf_get_prandom_u32();

@@ -7,8 +7,10 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include "rbtree_types.h"
+#include "bpf_misc.h"
 
 SEC("fentry/bpf_fentry_test1")
+__success
 int obj_new_in_fentry(void *ctx)
 {
 	struct node_data *n = new_node(1, 2);
@@ -19,6 +21,7 @@ int obj_new_in_fentry(void *ctx)
 }
 
 SEC("fentry/bpf_fentry_test1")
+__success
 int rbtree_in_object_in_fentry(void *ctx)
 {
 	struct tree_holder *h = bpf_obj_new(struct tree_holder);

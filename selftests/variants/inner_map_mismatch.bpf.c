@@ -10,6 +10,7 @@
  *   other_node:     the tree contains another node type of the same layout
  */
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 struct rnode {
 	long key;
@@ -77,6 +78,7 @@ struct {
 
 /* Types reach the BTF complete only when code uses them. */
 SEC("tc")
+__failure
 int prog_name(VARIANT)(void *ctx)
 {
 	return !(bpf_core_type_id_local(struct plain) + bpf_core_type_id_local(struct holder) +

@@ -13,6 +13,7 @@
  *                    themselves (-ELOOP): one level of nesting only
  */
 #include "list_types.h"
+#include "bpf_misc.h"
 
 #if defined(VARIANT_no_lock)
 #define HEAD_CONTAINS	__contains(node_data, node)
@@ -68,6 +69,7 @@ struct {
 #define prog_name(variant) __prog_name(variant)
 
 SEC("tc")
+__failure
 int prog_name(VARIANT)(struct __sk_buff *skb)
 {
 	struct map_value *v;

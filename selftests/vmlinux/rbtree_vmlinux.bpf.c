@@ -8,6 +8,7 @@
  */
 #include "vmlinux.h"
 #include "bpf_experimental.h"
+#include "bpf_misc.h"
 
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
 
@@ -45,6 +46,7 @@ static int add(int key)
 
 /* Add 3, 1, 2; take the first out: key 1. */
 SEC("tc")
+__success __retval(0) __global_eq(first_key, 1) __live(2)
 int rbtree_vmlinux_h(struct __sk_buff *skb)
 {
 	struct bpf_rb_node *rb;
