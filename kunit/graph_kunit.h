@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the graph KUnit suites share: the kfuncs they call directly (they
- * have no header: their definitions are there for vmlinux BTF), a way
- * to allocate as a BPF program does, and the count of live objects.
+/* What the graph KUnit suites share: a way to allocate and free as a BPF
+ * program does, and the count of live objects.
  */
 #ifndef _GRAPH_KUNIT_H
 #define _GRAPH_KUNIT_H
@@ -13,7 +12,12 @@ struct bpf_list_head;
 struct bpf_list_node;
 struct bpf_rb_root;
 struct bpf_rb_node;
+struct btf_struct_meta;
 
+/* The kfuncs are declared in <linux/bpf.h> from patch 29 on. The prefixes
+ * before it (./run_tests.sh --each-patch) need these; with both in scope
+ * the compiler checks that they agree.
+ */
 void *bpf_obj_new_impl(u64 local_type_id__k, void *meta__ign);
 void bpf_obj_drop_impl(void *p__alloc, void *meta__ign);
 void bpf_list_push_front(struct bpf_list_head *head, struct bpf_list_node *node);
@@ -45,6 +49,13 @@ static inline void *graph_obj_new(u64 size)
 	p = bpf_obj_new_impl(size, NULL);
 	migrate_enable();
 	return p;
+}
+
+static inline void graph_obj_drop(void *p, const struct btf_struct_meta *meta)
+{
+	migrate_disable();
+	bpf_obj_drop_impl(p, (void *)meta);
+	migrate_enable();
 }
 
 #endif
