@@ -64,7 +64,7 @@ def one(tags, key, default=None):
 def program_entries(prog, obj, base, tags):
     keys = {k for k, _ in tags}
     known = {'expect_failure', 'expect_success', 'expect_msg', 'log_level', 'retval',
-             'global', 'allocated', 'live', 'stress', 'failslab'}
+             'global', 'allocated', 'live', 'stress', 'failslab', 'description'}
     if keys - known:
         raise Bad(f'unknown annotation(s) {", ".join(sorted(keys - known))}')
     checks = [f'{v}' for k, v in tags if k == 'global']

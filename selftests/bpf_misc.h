@@ -2,7 +2,7 @@
 /*
  * A selftest's expectations, written next to its program as BTF decl tags.
  * scripts/derive_manifest.py turns them into the manifest; the loader reads
- * __msg and __log_level from the object in the guest. The first five have
+ * __msg and __log_level from the object in the guest. The first six have
  * the names and tags of upstream's tools/testing/selftests/bpf/progs/bpf_misc.h,
  * so programs written for upstream's test_loader run here unmodified.
  *
@@ -15,6 +15,7 @@
  *   __log_level(N)  load with verifier log level N (default: libbpf's, 1)
  *   __success       the program must load
  *   __retval(N)     ... and, run once with BPF_PROG_TEST_RUN, return N
+ *   __description(TEXT)  what the test is about (upstream's; not checked)
  *
  * Checks after the run (they need __retval):
  *   __global_eq(VAR, N)  global variable VAR of the object equals N
@@ -38,6 +39,7 @@
 #define __msg(text)		__test_tag("test_expect_msg=" text)
 #define __log_level(n)		__test_tag("test_log_level=" #n)
 #define __retval(n)		__test_tag("test_retval=" #n)
+#define __description(text)	__test_tag("test_description=" text)
 
 #define __global_eq(var, n)	__test_tag("test_global=" #var "=" #n)
 #define __allocated(n)		__test_tag("test_allocated=" #n)

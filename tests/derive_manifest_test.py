@@ -37,7 +37,8 @@ class DeriveManifest(unittest.TestCase):
         return p.returncode, lines, p.stderr
 
     def test_failure(self):
-        rc, lines, _ = self.derive('SEC("?tc") __failure __msg("x") int p(void *c) { return 0; }\n')
+        rc, lines, _ = self.derive('SEC("?tc") __description("d") __failure __msg("x")\n'
+                                   'int p(void *c) { return 0; }\n')
         self.assertEqual((rc, lines), (0, ['p o0.bpf.o fail']))
 
     def test_success_kinds(self):

@@ -177,10 +177,10 @@ tamper splat kunit/rb_cached_kunit.c \
 	's|^static struct kunit_case .*|static void deliberate_splat(struct kunit *test)\n{\n\tWARN(1, "tests/run.sh: a deliberate splat");\n}\n\n&\n\tKUNIT_CASE(deliberate_splat),|'
 scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
 
-# A free path that forgets its nodes: the tree and list free paths of the
-# series stop freeing (the one place where node objects go, from patch 10).
+# A free path that forgets its nodes: the list and tree free paths stop
+# freeing (their calls of the per-object free, as patch 26 leaves them).
 copy_repo leak
-tamper leak patches/0010-*.patch 's|^+\tbpf_graph_obj_free(obj);$|+\t(void)obj;|'
+tamper leak patches/0026-*.patch 's|^+\t\t__bpf_obj_drop_impl((void \*)pos - root->node_offset, root->value_meta);$|+\t\t(void)pos;|'
 scenario leak "graph object\(s\) not freed [0-9]+ ms after the object was closed"
 
 # Runs last: it resets the shared tree to pristine; the next run reapplies
