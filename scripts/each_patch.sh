@@ -69,9 +69,9 @@ prefix_kunitconfig() {
 # without the mutated and generated programs (whole-series tests): they
 # find the soundness holes that later patches close, and crash or hang the
 # kernel there, taking the other tests of the boot with them (seen at
-# patch 14: a bpf_obj_drop() call serving two types, closed by 34; at 15: a
+# patch 14: a bpf_obj_drop() call serving two types, closed by 35; at 16: a
 # node removed through another root, erased from the wrong tree, closed by
-# 37).
+# 38).
 prefix_manifest() {
 	local manifest=$whole_manifest
 	[ -z "$1" ] || [ ! -e "$SELFTEST_OUT/tests.list" ] || manifest=$SELFTEST_OUT/tests.list
