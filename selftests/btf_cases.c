@@ -208,6 +208,8 @@ static const struct {
 	const char *expect;	/* the errno of the load, or "0" */
 	void (*build)(struct btf *btf);
 	const char *map_value;	/* create an array map of this struct */
+	__u32 map_flags;	/* with these flags */
+	bool freeze;		/* and freeze it */
 } cases[] = {
 	{ "btf_too_many_locks", "E2BIG", too_many_locks },
 	{ "btf_missing_lock", "EINVAL", missing_lock },
@@ -227,6 +229,11 @@ static const struct {
 	{ "btf_map_head_over_timer", "EEXIST", head_over_timer, "foo" },
 	{ "btf_lock_only", "0", lock_only },
 	{ "btf_owner_and_owned", "0", owner_and_owned },
+	{ "btf_map_roots_owned", "0", owner_and_owned, "foo" },
+	/* 6.3's rules for a map whose values hold graph roots */
+	{ "btf_map_roots_rdonly_prog", "EACCES", owner_and_owned, "foo", BPF_F_RDONLY_PROG },
+	{ "btf_map_roots_wronly_prog", "EACCES", owner_and_owned, "foo", BPF_F_WRONLY_PROG },
+	{ "btf_map_roots_freeze", "ENOTSUPP", owner_and_owned, "foo", 0, true },
 };
 
 static const struct {
@@ -234,7 +241,8 @@ static const struct {
 	int err;
 } errnos[] = {
 	{ "0", 0 }, { "EINVAL", EINVAL }, { "ENOENT", ENOENT }, { "EEXIST", EEXIST },
-	{ "E2BIG", E2BIG }, { "ELOOP", ELOOP },
+	{ "E2BIG", E2BIG }, { "ELOOP", ELOOP }, { "EACCES", EACCES },
+	{ "ENOTSUPP", 524 },	/* the kernel's, not in user space's errno.h */
 };
 
 static const char *errno_name(int err)
@@ -247,16 +255,19 @@ static const char *errno_name(int err)
 	return strerror(err);
 }
 
-/* Create a one-element array map of struct @value; its errno or 0 */
-static int create_map(struct btf *btf, const char *value)
+/* Create a one-element array map of struct @value with @flags, and freeze
+ * it if @freeze; the errno of the first step that fails, or 0.
+ */
+static int create_map(struct btf *btf, const char *value, __u32 flags, bool freeze)
 {
 	int id = btf__find_by_name_kind(btf, value, BTF_KIND_STRUCT);
 	LIBBPF_OPTS(bpf_map_create_opts, opts,
 		.btf_fd = btf__fd(btf),
 		.btf_key_type_id = INT,
 		.btf_value_type_id = id,
+		.map_flags = flags,
 	);
-	int fd;
+	int fd, err = 0;
 
 	if (id < 0)
 		return ENOENT;
@@ -264,8 +275,10 @@ static int create_map(struct btf *btf, const char *value)
 			    btf__type_by_id(btf, id)->size, 1, &opts);
 	if (fd < 0)
 		return errno;
+	if (freeze && bpf_map_freeze(fd))
+		err = errno;
 	close(fd);
-	return 0;
+	return err;
 }
 
 /* The manifest's lines of the BTF cases (scripts/derive_manifest.py). */
@@ -298,7 +311,8 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 		say("FAIL: no BTF case %s in the loader", name);
 		return 1;
 	}
-	what = cases[i].map_value ? "map creation" : "BTF load";
+	what = !cases[i].map_value ? "BTF load" :
+	       cases[i].freeze ? "map creation and freeze" : "map creation";
 	btf = base_btf();
 	if (!btf || btf__type_cnt(btf) != FIRST_FREE) {
 		say("FAIL: cannot build the base BTF");
@@ -307,7 +321,8 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	cases[i].build(btf);
 	err = -btf__load_into_kernel(btf);
 	if (!err && cases[i].map_value)
-		err = create_map(btf, cases[i].map_value);
+		err = create_map(btf, cases[i].map_value, cases[i].map_flags,
+				 cases[i].freeze);
 	btf__free(btf);
 	if (err != errnos[e].err) {
 		say("FAIL: %s: expected %s, actual %s", what, expect, errno_name(err));

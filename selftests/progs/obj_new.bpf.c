@@ -70,4 +70,24 @@ int obj_new_empty_struct(struct __sk_buff *skb)
 	return 0;
 }
 
+struct linked {
+	long key;
+	struct linked *next;
+};
+
+/* A pointer member reads back as the number the program stored in it. */
+SEC("tc")
+__success __retval(0) __global_eq(sum, 4097)
+int obj_ptr_member_is_scalar(struct __sk_buff *skb)
+{
+	struct linked *p = bpf_obj_new(struct linked);
+
+	if (!p)
+		return 1;
+	*(volatile long *)&p->next = 4097;
+	sum = (long)*(struct linked *volatile *)&p->next;
+	bpf_obj_drop(p);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 10) = "GPL";

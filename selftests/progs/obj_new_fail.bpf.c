@@ -137,6 +137,98 @@ int obj_new_no_null_check(struct __sk_buff *skb)
 	return 0;
 }
 
+/* A pointer member holds whatever the program stored there: it reads back
+ * as a scalar, which can be neither followed nor stored through.
+ */
+struct linked {
+	long key;
+	struct linked *next;
+};
+
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int obj_ptr_member_deref(struct __sk_buff *skb)
+{
+	struct linked *p = bpf_obj_new(struct linked);
+	struct linked *forged;
+	long key;
+
+	if (!p)
+		return 0;
+	*(volatile long *)&p->next = 0x1000;
+	forged = *(struct linked *volatile *)&p->next;
+	key = forged->key;
+	bpf_obj_drop(p);
+	return key;
+}
+
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int obj_ptr_member_store_through(struct __sk_buff *skb)
+{
+	struct linked *p = bpf_obj_new(struct linked);
+	struct linked *forged;
+
+	if (!p)
+		return 0;
+	*(volatile long *)&p->next = 0x1000;
+	forged = *(struct linked *volatile *)&p->next;
+	forged->key = 1;
+	bpf_obj_drop(p);
+	return 0;
+}
+
+/* As upstream's linked_list_fail ptr_walk_scalar: a helper that wants a
+ * per-CPU pointer is given the scalar read from a pointer member.
+ */
+SEC("tc")
+__failure __msg("type=scalar expected=percpu_ptr_")
+int ptr_walk_scalar(struct __sk_buff *skb)
+{
+	struct linked *p = bpf_obj_new(struct linked);
+
+	if (!p)
+		return 0;
+	bpf_this_cpu_ptr(p->next);
+	bpf_obj_drop(p);
+	return 0;
+}
+
+/* The object is as large as its struct: a flexible array member ends
+ * there, at any index.
+ */
+struct flex {
+	long len;
+	long data[];
+};
+
+SEC("tc")
+__failure __msg("access beyond struct flex at off 4104 size 8")
+int obj_flex_write_past_end(struct __sk_buff *skb)
+{
+	struct flex *p = bpf_obj_new(struct flex);
+
+	if (!p)
+		return 0;
+	((volatile long *)p->data)[512] = 1;
+	bpf_obj_drop(p);
+	return 0;
+}
+
+SEC("tc")
+__failure __msg("access beyond struct flex at off 8 size 8")
+int obj_flex_read_first(struct __sk_buff *skb)
+{
+	struct flex *p = bpf_obj_new(struct flex);
+	long v;
+
+	if (!p)
+		return 0;
+	v = ((volatile long *)p->data)[0];
+	bpf_obj_drop(p);
+	return v;
+}
+
 /* The offset is checked before the type, as for any kfunc argument. */
 SEC("tc")
 __failure

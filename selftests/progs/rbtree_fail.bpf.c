@@ -12,6 +12,16 @@ private(A) struct bpf_spin_lock glock;
 private(A) struct bpf_rb_root groot __contains(node_data, node);
 private(A) struct bpf_rb_root groot2 __contains(node_data, node);
 
+/* A node with a pointer member, for less() callbacks that follow it. */
+struct linked_node {
+	long key;
+	struct linked_node *next;
+	struct bpf_rb_node node;
+};
+
+private(L) struct bpf_spin_lock llock;
+private(L) struct bpf_rb_root lroot __contains(linked_node, node);
+
 typedef bool (*less_fn)(struct bpf_rb_node *a, const struct bpf_rb_node *b);
 
 long sink;
@@ -370,6 +380,31 @@ long rbtree_remove_other_root(void *ctx)
 	res = bpf_rbtree_remove(&groot2, &n->node);
 	bpf_spin_unlock(&glock);
 	bpf_obj_drop(container_of(res, struct node_data, node));
+	return 0;
+}
+
+
+static bool less_follows_next(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	struct linked_node *la = container_of(a, struct linked_node, node);
+	struct linked_node *lb = container_of(b, struct linked_node, node);
+
+	return la->next->key < lb->key;
+}
+
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+long rbtree_less_follows_pointer(void *ctx)
+{
+	struct linked_node *n = bpf_obj_new(typeof(*n));
+
+	if (!n)
+		return 0;
+	n->key = 1;
+	n->next = 0;
+	bpf_spin_lock(&llock);
+	bpf_rbtree_add(&lroot, &n->node, less_follows_next);
+	bpf_spin_unlock(&llock);
 	return 0;
 }
 
