@@ -55,8 +55,10 @@ for m in "$REPO"/mutants/$glob.diff; do
 		verdict="BROKEN (did not build, see $out/$name.log)"
 		broken=$((broken + 1))
 	else
-		verdict="killed by $(sed -n 's/^FAILED: //p' "$out/$name.log" | head -n 3 |
-			tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+		# grep stops after three itself: a reader that quits early
+		# would kill a writer with SIGPIPE, and pipefail this script.
+		verdict="killed by $(grep -m 3 '^FAILED: ' "$out/$name.log" |
+			sed 's/^FAILED: //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
 		killed=$((killed + 1))
 		[ -z "$equivalent" ] || wrong+=("$name")
 	fi
