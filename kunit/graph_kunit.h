@@ -14,7 +14,7 @@ struct bpf_rb_root;
 struct bpf_rb_node;
 struct btf_struct_meta;
 
-/* The kfuncs are declared in <linux/bpf.h> from patch 30 on. The prefixes
+/* The kfuncs are declared in <linux/bpf.h> from patch 29 on. The prefixes
  * before it (./run_tests.sh --each-patch) need these; with both in scope
  * the compiler checks that they agree.
  */

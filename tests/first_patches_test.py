@@ -1,0 +1,45 @@
+"""Unit tests for scripts/first_patches.py on synthetic --each-patch statuses."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SCRIPT = os.path.join(os.path.dirname(__file__), '..', 'scripts', 'first_patches.py')
+
+
+class FirstPatches(unittest.TestCase):
+    def bless(self, old_list, runs):
+        """Run first_patches.py over {prefix: {test: status}}; the new list."""
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, 'first-patch.list')
+            with open(out, 'w') as f:
+                f.write(old_list)
+            files = []
+            for prefix, statuses in runs.items():
+                os.makedirs(os.path.join(d, f'{prefix:04d}-p'))
+                path = os.path.join(d, f'{prefix:04d}-p', 'statuses')
+                with open(path, 'w') as f:
+                    f.write(''.join(f'{t} {s}\n' for t, s in statuses.items()))
+                files.append(path)
+            subprocess.run([sys.executable, SCRIPT, out] + files, check=True,
+                           capture_output=True)
+            with open(out) as f:
+                return [line for line in f.read().splitlines() if not line.startswith('#')]
+
+    def test_first_prefix_of_an_unbroken_run_of_passes(self):
+        lines = self.bless('', {1: {'a': 'FAIL', 'b': 'PASS'},
+                                2: {'a': 'PASS', 'b': 'FAIL'},
+                                3: {'a': 'PASS', 'b': 'PASS'}})
+        self.assertEqual(lines, ['a 0002'])     # b needs the whole series
+
+    def test_an_oops_line_is_kept_as_written(self):
+        # the test never ran before its first patch: the runs cannot tell it
+        lines = self.bless('x 0003 oops\n', {1: {'a': 'PASS'},
+                                             2: {'a': 'PASS'},
+                                             3: {'a': 'PASS', 'x': 'PASS'}})
+        self.assertEqual(lines, ['a 0001', 'x 0003 oops'])
+
+
+if __name__ == '__main__':
+    unittest.main()
