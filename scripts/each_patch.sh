@@ -141,7 +141,12 @@ done
 echo "each-patch: patches $from-$to in $(($(date +%s) - start)) s, $([ "$failed" = 0 ] && echo "all green" || echo "FAILED")"
 
 if [ "$bless" = 1 ]; then
-	python3 "$REPO/scripts/first_patches.py" "$FIRSTS" \
-		"$RESULTS_DIR"/[0-9][0-9][0-9][0-9]-*/statuses
+	# This series' prefixes only: a renamed or renumbered patch leaves the
+	# results of its old name behind.
+	statuses=()
+	for p in "${patches[@]}"; do
+		statuses+=("$RESULTS_DIR/$(basename "$p" .patch)/statuses")
+	done
+	python3 "$REPO/scripts/first_patches.py" "$FIRSTS" "${statuses[@]}"
 fi
 exit "$failed"

@@ -17,7 +17,10 @@ def main():
         prefix = int(os.path.basename(os.path.dirname(path))[:4], 10)
         with open(path) as f:
             runs.append((prefix, dict(line.split() for line in f if line.strip())))
-    runs.sort()
+    runs.sort(key=lambda run: run[0])
+    prefixes = [prefix for prefix, _ in runs]
+    if len(set(prefixes)) != len(prefixes):
+        sys.exit('first_patches.py: two statuses files for one prefix: ' + ' '.join(files))
     last, final = runs[-1]
     # "oops" lines are written by hand: such a test never runs before its
     # first patch, so the runs cannot tell it; keep them as they are.

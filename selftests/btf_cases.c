@@ -138,6 +138,15 @@ static void own_type(struct btf *btf)
 	       { "head", LIST_HEAD, 64, "contains:foo:node" }, { "node", LIST_NODE, 192 });
 }
 
+/* Two types on each other's lists: an ownership cycle through two */
+static void own_each_other(struct btf *btf)
+{
+	STRUCT(btf, "foo", 40, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" }, { "node", LIST_NODE, 192 });
+	STRUCT(btf, "bar", 40, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:foo:node" }, { "node", LIST_NODE, 192 });
+}
+
 /* The cycle of own_type() without the lock: the lock is checked first. */
 static void own_type_missing_lock(struct btf *btf)
 {
@@ -221,6 +230,7 @@ static const struct {
 	{ "btf_two_nodes_one_name", "EINVAL", two_nodes_one_name },
 	{ "btf_list_and_rb_node", "EINVAL", list_and_rb_node },
 	{ "btf_own_type", "ELOOP", own_type },
+	{ "btf_own_each_other", "ELOOP", own_each_other },
 	{ "btf_own_type_missing_lock", "EINVAL", own_type_missing_lock },
 	{ "btf_too_many_roots", "E2BIG", too_many_roots },
 	{ "btf_owner_before_refused_type", "ENOENT", owner_before_refused_type },

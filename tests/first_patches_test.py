@@ -40,6 +40,20 @@ class FirstPatches(unittest.TestCase):
                                              3: {'a': 'PASS', 'x': 'PASS'}})
         self.assertEqual(lines, ['a 0001', 'x 0003 oops'])
 
+    def test_two_statuses_files_of_one_prefix_are_refused(self):
+        # results of a renamed patch left behind next to the current ones
+        with tempfile.TemporaryDirectory() as d:
+            files = []
+            for name in ('0001-old-name', '0001-new-name'):
+                os.makedirs(os.path.join(d, name))
+                files.append(os.path.join(d, name, 'statuses'))
+                with open(files[-1], 'w') as f:
+                    f.write('a PASS\n')
+            p = subprocess.run([sys.executable, SCRIPT, os.path.join(d, 'out')] + files,
+                               capture_output=True, text=True)
+            self.assertNotEqual(p.returncode, 0)
+            self.assertIn('two statuses files for one prefix', p.stderr)
+
 
 if __name__ == '__main__':
     unittest.main()

@@ -394,4 +394,187 @@ int list_head_in_non_owning_object(struct __sk_buff *skb)
 	return 0;
 }
 
+/* The lock and list head of an allocated object are the kernel's too. */
+SEC("tc")
+__failure __msg("direct access to bpf_spin_lock is disallowed")
+int obj_lock_direct_read(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+	int v;
+
+	if (!c)
+		return 0;
+	v = *(volatile int *)&c->lock;
+	bpf_obj_drop(c);
+	return v;
+}
+
+SEC("tc")
+__failure __msg("direct access to bpf_spin_lock is disallowed")
+int obj_lock_direct_write(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+
+	if (!c)
+		return 0;
+	*(volatile int *)&c->lock = 1;
+	bpf_obj_drop(c);
+	return 0;
+}
+
+SEC("tc")
+__failure __msg("direct access to bpf_list_head is disallowed")
+int obj_head_direct_read(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+	long v;
+
+	if (!c)
+		return 0;
+	v = *(volatile long *)((void *)&c->head + 8);
+	bpf_obj_drop(c);
+	return v != 0;
+}
+
+SEC("tc")
+__failure __msg("direct access to bpf_list_head is disallowed")
+int obj_head_direct_write(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+
+	if (!c)
+		return 0;
+	*(volatile long *)&c->head = 0;
+	bpf_obj_drop(c);
+	return 0;
+}
+
+/* A head in an object must sit at a constant offset. */
+SEC("tc")
+__failure __msg("variable ptr_ access var_off=({{.*}}) disallowed")
+int obj_head_variable_offset(struct __sk_buff *skb)
+{
+	struct container *c = bpf_obj_new(struct container);
+	struct node_data *n;
+
+	if (!c)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (n) {
+		bpf_spin_lock(&c->lock);
+		bpf_list_push_front((void *)&c->head + (var_index & 8), &n->node);
+		bpf_spin_unlock(&c->lock);
+	}
+	bpf_obj_drop(c);
+	return 0;
+}
+
+/* An object without a list head has none to push to. */
+SEC("tc")
+__failure __msg("bpf_list_head not found at offset=0")
+int obj_without_head(struct __sk_buff *skb)
+{
+	struct node_data2 *o = bpf_obj_new(struct node_data2);
+	struct node_data *n;
+
+	if (!o)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (n) {
+		bpf_spin_lock(&glock);
+		bpf_list_push_front((void *)o, &n->node);
+		bpf_spin_unlock(&glock);
+	}
+	bpf_obj_drop(o);
+	return 0;
+}
+
+/* A map value's head needs that value's lock held. */
+SEC("tc")
+__failure __msg("bpf_spin_lock at off=0 must be held for bpf_list_head")
+int list_map_value_push_without_lock(struct __sk_buff *skb)
+{
+	struct node_data *n;
+	struct list_value *v;
+	int key = 0;
+
+	v = bpf_map_lookup_elem(&lists, &key);
+	if (!v)
+		return 0;
+	n = bpf_obj_new(struct node_data);
+	if (n)
+		bpf_list_push_back(&v->head, &n->node);
+	return 0;
+}
+
+/* After the unlock, a pushed node is nobody's: any access is refused. */
+SEC("tc")
+__failure __msg("invalid mem access 'scalar'")
+int list_node_use_after_unlock_push_back(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_back(&ghead, &n->node);
+	bpf_spin_unlock(&glock);
+	return n->data;
+}
+
+/* A popped node may be NULL, and points at its node, not its struct. */
+SEC("tc")
+__failure __msg("R1 type=ptr_or_null_ expected=percpu_ptr_")
+int list_pop_front_not_null_checked(struct __sk_buff *skb)
+{
+	struct bpf_list_node *ln;
+
+	bpf_spin_lock(&glock);
+	ln = bpf_list_pop_front(&ghead);
+	bpf_spin_unlock(&glock);
+	bpf_this_cpu_ptr(ln);
+	return 0;
+}
+
+SEC("tc")
+__failure __msg("R1 type=ptr_or_null_ expected=percpu_ptr_")
+int list_pop_back_not_null_checked(struct __sk_buff *skb)
+{
+	struct bpf_list_node *ln;
+
+	bpf_spin_lock(&glock);
+	ln = bpf_list_pop_back(&ghead);
+	bpf_spin_unlock(&glock);
+	bpf_this_cpu_ptr(ln);
+	return 0;
+}
+
+/* Every tracing program type is refused, not only kprobes. */
+SEC("tp/syscalls/sys_enter_nanosleep")
+__failure __msg("tracing progs cannot use bpf_{list_head,rb_root} yet")
+int list_head_in_tracepoint_prog(void *ctx)
+{
+	bpf_spin_lock(&glock);
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+__failure __msg("tracing progs cannot use bpf_{list_head,rb_root} yet")
+int list_head_in_raw_tp_prog(void *ctx)
+{
+	bpf_spin_lock(&glock);
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
+SEC("perf_event")
+__failure __msg("tracing progs cannot use bpf_{list_head,rb_root} yet")
+int list_head_in_perf_event_prog(void *ctx)
+{
+	bpf_spin_lock(&glock);
+	bpf_spin_unlock(&glock);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 3) = "GPL";

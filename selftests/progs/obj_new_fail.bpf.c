@@ -238,4 +238,20 @@ int obj_drop_modified_ctx(struct __sk_buff *skb)
 	return 0;
 }
 
+union either {
+	long a;
+	int b;
+};
+
+SEC("tc")
+__failure __msg("bpf_obj_new type ID argument must be of a struct")
+int obj_new_union(struct __sk_buff *skb)
+{
+	union either *p = bpf_obj_new(union either);
+
+	if (p)
+		bpf_obj_drop(p);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 3) = "GPL";
