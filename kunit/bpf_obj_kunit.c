@@ -41,6 +41,16 @@ static void obj_new_too_large_is_null(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0, "a failed allocation counted");
 }
 
+/* An empty struct must get an object bpf_obj_drop() can free. */
+static void obj_new_empty_struct(struct kunit *test)
+{
+	void *p = graph_obj_new(0);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	KUNIT_EXPECT_PTR_NE(test, p, (void *)ZERO_SIZE_PTR);
+	graph_obj_drop(p, NULL);
+}
+
 /* Many live objects at once are distinct, keep their contents, free cleanly. */
 static void obj_new_many_live_objects(struct kunit *test)
 {
@@ -179,6 +189,7 @@ static struct kunit_case bpf_obj_cases[] = {
 	KUNIT_CASE(obj_drop_frees_owned_list_and_tree),
 	KUNIT_CASE(obj_new_sizes_are_usable),
 	KUNIT_CASE(obj_new_too_large_is_null),
+	KUNIT_CASE(obj_new_empty_struct),
 	KUNIT_CASE(obj_new_many_live_objects),
 	{}
 };

@@ -71,18 +71,15 @@ prefix_kunitconfig() {
 # kernel there, taking the other tests of the boot with them (seen at
 # patch 13: a bpf_obj_drop() call serving two types, closed by 34; at 15: a
 # node removed through another root, erased from the wrong tree, closed by
-# 37). Likewise without the tests first-patch.list marks "oops" before
-# their first patch ($2, this prefix).
+# 37).
 prefix_manifest() {
 	local manifest=$whole_manifest
 	[ -z "$1" ] || [ ! -e "$SELFTEST_OUT/tests.list" ] || manifest=$SELFTEST_OUT/tests.list
-	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" -v whole="$1" -v k="$2" '
-		FNR == NR { if ($1 !~ /^#/ && $3 == "oops" && $2 + 0 > k + 0) oops[$1] = 1; next }
+	awk -v objs="$SELFTEST_OUT" -v nb="$RESULTS_DIR/not-built" -v whole="$1" '
 		/^#/ || !NF { print; next }
 		($3 == "mutate" || $3 == "gen") && !whole { next }
-		$1 in oops { next }
 		$2 == "-" || system("test -e " objs "/" $2) == 0 { print; next }
-		{ print $1 > nb }' "$FIRSTS" "$manifest"
+		{ print $1 > nb }' "$manifest"
 }
 
 failed=0 start=$(date +%s)
@@ -117,7 +114,7 @@ for k in $(seq "$from" "$to"); do
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
 	rm -f "$RESULTS_DIR/not-built"
 	touch "$RESULTS_DIR/not-built"
-	prefix_manifest "$([ "$k" = "$last" ] && echo 1)" "$k" >"$out/tests.list"
+	prefix_manifest "$([ "$k" = "$last" ] && echo 1)" >"$out/tests.list"
 	mv "$RESULTS_DIR/not-built" "$out/not-built"
 	MANIFEST=$out/tests.list "$REPO/scripts/pack_initramfs.sh" "$SELFTEST_OUT/initramfs.cpio"
 	kunit_py exec --timeout="$KUNIT_TIMEOUT" \

@@ -22,15 +22,6 @@ def main():
     if len(set(prefixes)) != len(prefixes):
         sys.exit('first_patches.py: two statuses files for one prefix: ' + ' '.join(files))
     last, final = runs[-1]
-    # "oops" lines are written by hand: such a test never runs before its
-    # first patch, so the runs cannot tell it; keep them as they are.
-    oops = {}
-    if os.path.exists(out):
-        with open(out) as f:
-            for line in f:
-                words = line.split('#', 1)[0].split()
-                if len(words) == 3 and words[2] == 'oops':
-                    oops[words[0]] = int(words[1], 10)
     firsts = {}
     for name, status in final.items():
         if status != 'PASS':
@@ -40,19 +31,14 @@ def main():
             if statuses.get(name) != 'PASS':
                 break
             first = prefix
-        if first < last and name not in oops:
+        if first < last:
             firsts[name] = first
     with open(out, 'w') as f:
         f.write('# The first patch each test passes with, at that prefix and every later\n'
                 '# one (./run_tests.sh --each-patch); a test not listed needs the whole\n'
-                '# series. Written by ./run_tests.sh --each-patch --bless; review the diff.\n'
-                '# A third word "oops" (written by hand, kept by --bless): before its first\n'
-                '# patch the test oopses the kernel, taking the other tests of the boot\n'
-                '# with it, so it runs only from that patch on.\n')
+                '# series. Written by ./run_tests.sh --each-patch --bless; review the diff.\n')
         for name in sorted(firsts, key=lambda n: (firsts[n], n)):
             f.write(f'{name} {firsts[name]:04d}\n')
-        for name in sorted(oops, key=lambda n: (oops[n], n)):
-            f.write(f'{name} {oops[name]:04d} oops\n')
     print(f'first-patch: {len(firsts)} tests apply before the last patch, written to {out}')
 
 

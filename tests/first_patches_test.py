@@ -33,13 +33,6 @@ class FirstPatches(unittest.TestCase):
                                 3: {'a': 'PASS', 'b': 'PASS'}})
         self.assertEqual(lines, ['a 0002'])     # b needs the whole series
 
-    def test_an_oops_line_is_kept_as_written(self):
-        # the test never ran before its first patch: the runs cannot tell it
-        lines = self.bless('x 0003 oops\n', {1: {'a': 'PASS'},
-                                             2: {'a': 'PASS'},
-                                             3: {'a': 'PASS', 'x': 'PASS'}})
-        self.assertEqual(lines, ['a 0001', 'x 0003 oops'])
-
     def test_two_statuses_files_of_one_prefix_are_refused(self):
         # results of a renamed patch left behind next to the current ones
         with tempfile.TemporaryDirectory() as d:

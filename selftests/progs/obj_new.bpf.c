@@ -57,17 +57,29 @@ int obj_new_two_live_objects(struct __sk_buff *skb)
 struct empty {
 };
 
-/* bpf_mem_alloc() gives ZERO_SIZE_PTR for size 0, which it cannot free. */
+/* Two objects of an empty struct are two objects: bpf_mem_alloc() would
+ * give both the same ZERO_SIZE_PTR for size 0.
+ */
 SEC("tc")
 __success __retval(0)
 int obj_new_empty_struct(struct __sk_buff *skb)
 {
-	struct empty *e = bpf_obj_new(struct empty);
+	struct empty *a = bpf_obj_new(struct empty);
+	struct empty *b;
+	int ret = 0;
 
-	if (!e)
+	if (!a)
 		return 1;
-	bpf_obj_drop(e);
-	return 0;
+	b = bpf_obj_new(struct empty);
+	if (!b) {
+		bpf_obj_drop(a);
+		return 1;
+	}
+	if (a == b)
+		ret = 2;
+	bpf_obj_drop(a);
+	bpf_obj_drop(b);
+	return ret;
 }
 
 struct linked {
