@@ -141,7 +141,7 @@ static struct kunit_case bpf_selftests_cases[] = {
 };
 
 static struct kunit_suite bpf_selftests_suite = {
-	.name = "bpf_graph_selftests",
+	.name = "bpf_graph_progs",
 	.suite_exit = bpf_selftests_exit,
 	.test_cases = bpf_selftests_cases,
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Debug kernels only, linked last: fail on any leak the suites left behind. */
+/* Debug kernels only, linked after the suites: fail on any leak they left behind. */
 #include "loader_run.h"
 
 static void kmemleak_no_new_leaks(struct kunit *test)

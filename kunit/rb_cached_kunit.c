@@ -24,7 +24,6 @@ struct knode {
 	long key;
 	struct rb_node node;	/* where a struct bpf_rb_node sits */
 	struct rb_node oracle;
-	u32 seq;		/* insertion order: equal keys stay in it */
 };
 
 static bool oracle_less(struct rb_node *a, const struct rb_node *b)
@@ -83,7 +82,6 @@ static struct knode *make_nodes(struct kunit *test, struct rb_root_cached *tree,
 	*oracle = RB_ROOT_CACHED;
 	for (i = 0; i < NR_KEYS; i++) {
 		nodes[i].key = prandom_u32_state(&rs) % KEY_RANGE;
-		nodes[i].seq = i;
 		bpf_rbtree_add(as_root(tree), (struct bpf_rb_node *)&nodes[i].node, node_less);
 		rb_add_cached(&nodes[i].oracle, oracle, oracle_less);
 		if (check_each)

@@ -22,7 +22,7 @@ import os
 import re
 import sys
 
-SELFTEST_CASE = ('bpf_graph_selftests', 'bpf_prog')
+SELFTEST_CASE = ('bpf_graph_progs', 'bpf_prog')
 # what the loader proposes for the expected log: the actual errors and the
 # expected lines that still matched, in log order
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
@@ -110,7 +110,7 @@ def read_first_patches(path):
 
 
 def test_name(path):
-    """bpf_graph_selftests.bpf_prog.PROG is PROG; a KUnit case is SUITE.CASE."""
+    """bpf_graph_progs.bpf_prog.PROG is PROG; a KUnit case is SUITE.CASE."""
     return path[-1] if path[:2] == SELFTEST_CASE else '.'.join(path)
 
 

@@ -19,6 +19,7 @@ HEADER = """\
 # Derived by scripts/derive_manifest.py from the annotations of the objects
 # (selftests/bpf_misc.h) and the loader's built-in tests; do not edit.
 # <program> <object> pass [@retval=N] [<global>=<value> ...]   __success __retval(N)
+#   (a program of vmlinux/NAME.c, a file of upstream's, is NAME:<program>)
 #   (@allocated / @live: graph objects allocated / not yet freed since the load)
 # <program> <object> load                  __success: must load, not run
 # <program> <object> fail                  __failure: __msg and expected-logs/<program>.log
@@ -96,10 +97,19 @@ def program_entries(prog, obj, base, tags):
 def object_entries(path):
     obj = os.path.basename(path)
     base = obj[:-len('.bpf.o')] if obj.endswith('.bpf.o') else obj
-    for (kind, name), tags in tags_of(path).items():
+    # NAME.c.bpf.o is a file of upstream's selftests under its own name
+    # (selftests/Makefile): its tests are NAME:PROGRAM, apart from the
+    # suite's programs of the same names; a program that says nothing of
+    # itself would be a file that tests nothing.
+    upstream = base[:-len('.c')] + ':' if base.endswith('.c') else ''
+    tagged = tags_of(path).items()
+    if upstream and not any(kind == 'FUNC' for (kind, _), _ in tagged):
+        raise Bad('no program has a test annotation: a file of upstream\'s selftests '
+                  'runs here only with __success or __failure (bpf_misc.h)')
+    for (kind, name), tags in tagged:
         try:
             if kind == 'FUNC':
-                yield from program_entries(name, obj, base, tags)
+                yield from (upstream + entry for entry in program_entries(name, obj, base, tags))
             elif kind == 'VAR' and {k for k, _ in tags} == {'mutants'}:
                 yield f'mutate_{base} {obj} mutate {one(tags, "mutants")}'
             else:

@@ -17,7 +17,7 @@ import re
 import sys
 
 SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
-BRIDGE_GLOB = 'bpf_graph_selftests.bpf_prog'
+BRIDGE_GLOB = 'bpf_graph_progs.bpf_prog'
 
 
 def entries(lines):

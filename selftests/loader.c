@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Selftest loader, run in the guest by the bpf_graph_selftests KUnit suite as a
+ * Selftest loader, run in the guest by the bpf_graph_progs KUnit suite as a
  * usermode helper (no open fds, no /sys): loads one program of one BPF
  * object and either runs it or checks that loading fails as expected.
  *
@@ -745,7 +745,7 @@ static int kmemleak(const char *phase, const char *since)
 int main(int argc, char **argv)
 {
 	struct bpf_program *prog, *p, *drain;
-	const char *msgs[MAX_MSGS];
+	const char *msgs[MAX_MSGS], *name;
 	struct bpf_object *obj;
 	int nr_msgs = 0;
 	char path[256];
@@ -785,7 +785,9 @@ int main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);
-	say("object: %s, program: %s, expect: %s", path, argv[2], argv[4]);
+	/* the test NAME:PROG of a file of upstream's (derive_manifest.py) */
+	name = strrchr(argv[2], ':') ? strrchr(argv[2], ':') + 1 : argv[2];
+	say("object: %s, program: %s, expect: %s", path, name, argv[4]);
 	if (mount_debugfs() || read_graph_objs(&at_load))
 		return 1;
 	if (!strcmp(argv[4], "bench")) {
@@ -827,9 +829,9 @@ int main(int argc, char **argv)
 		say("FAIL: cannot open %s: %s", path, strerror(errno));
 		return 1;
 	}
-	prog = bpf_object__find_program_by_name(obj, argv[2]);
+	prog = bpf_object__find_program_by_name(obj, name);
 	if (!prog) {
-		say("FAIL: program %s not found in %s", argv[2], path);
+		say("FAIL: program %s not found in %s", name, path);
 		return 1;
 	}
 	drain = !strcmp(argv[4], "stress") ? bpf_object__find_program_by_name(obj, argv[5]) : NULL;
@@ -853,14 +855,14 @@ int main(int argc, char **argv)
 	err = bpf_object__load(obj);
 	if (err && level_log[0])	/* libbpf prints only a log of its own */
 		append_log("prog '%s': -- BEGIN PROG LOAD LOG --\n%s-- END PROG LOAD LOG --\n",
-			   argv[2], level_log);
+			   name, level_log);
 	say_stats(argv[2], err, strcmp(argv[4], "fail") ? stats_log : log_text);
 	if (err && strcmp(argv[4], "fail")) {
 		/* for the report: the verifier's words, at level 1 */
 		bpf_object__close(obj);
 		obj = bpf_object__open_file(path, NULL);
 		if (obj) {
-			prog = bpf_object__find_program_by_name(obj, argv[2]);
+			prog = bpf_object__find_program_by_name(obj, name);
 			bpf_object__for_each_program(p, obj)
 				bpf_program__set_autoload(p, p == prog || p == drain);
 			bpf_object__load(obj);

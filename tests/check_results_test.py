@@ -33,7 +33,7 @@ class CheckResults(unittest.TestCase):
     def tree(self, prog_status='PASS', rb_status='PASS'):
         return group('KUnit Test Group', subs=[
             group('bpf_graph_rb_cached', [('rb_case', rb_status)]),
-            group('bpf_graph_selftests', subs=[group('bpf_prog', [('prog_a', prog_status)])])])
+            group('bpf_graph_progs', subs=[group('bpf_prog', [('prog_a', prog_status)])])])
 
     def test_all_passed(self):
         rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n')

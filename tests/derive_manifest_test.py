@@ -20,11 +20,13 @@ class DeriveManifest(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def derive(self, *sources):
-        """Build one object per source (name.bpf.o) and derive; (rc, out, err)."""
+    def derive(self, *sources, names=()):
+        """Build one object per source (o0.bpf.o, ..., or NAME.bpf.o of
+        @names) and derive; (rc, out, err)."""
         objs = []
         for i, body in enumerate(sources):
-            src = os.path.join(self.dir.name, f'o{i}.bpf.c')
+            name = names[i] if i < len(names) else f'o{i}'
+            src = os.path.join(self.dir.name, f'{name}.bpf.c')
             with open(src, 'w') as f:
                 f.write(PRELUDE + body)
             objs.append(src[:-2] + '.o')
@@ -80,6 +82,20 @@ class DeriveManifest(unittest.TestCase):
         rc, _, err = self.derive(src, src)
         self.assertNotEqual(rc, 0)
         self.assertIn('tests named twice: p', err)
+
+    def test_upstream_file_named_apart(self):
+        # vmlinux/rbtree_fail.c, a file of upstream's, builds rbtree_fail.c.bpf.o
+        src = 'SEC("?tc") __failure __msg("x") int p(void *c) { return 0; }\n'
+        rc, lines, err = self.derive(src, src, names=('rbtree_fail', 'rbtree_fail.c'))
+        self.assertEqual((rc, err), (0, ''))
+        self.assertEqual(sorted(lines), ['p rbtree_fail.bpf.o fail',
+                                         'rbtree_fail:p rbtree_fail.c.bpf.o fail'])
+
+    def test_upstream_file_without_annotations(self):
+        rc, lines, err = self.derive('SEC("tc") int p(void *c) { return 0; }\n',
+                                     names=('rbtree.c',))
+        self.assertNotEqual(rc, 0, f'accepted: {lines}')
+        self.assertIn('rbtree.c.bpf.o: no program has a test annotation', err)
 
 
 if __name__ == '__main__':

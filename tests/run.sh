@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The project's own tests: the main job must pass, and the harness must turn
 # red, with a message only that fault produces, on a wrong expected log, a
-# missing program, a wrong global, a failing program that loads, a crashing
-# or hanging loader, a failed KUnit expectation, a kernel splat, a graph
-# object leaked by a free path and a patch that does not apply (exit 2); a
+# missing program, a wrong global, a failing program that loads, a file of
+# upstream's selftests with a wrong message, a crashing or hanging loader,
+# a failed KUnit expectation, a kernel splat, a graph object leaked by a
+# free path and a patch that does not apply (exit 2); a
 # name filter runs exactly one selftest (and a rerun leaves the build out);
 # --compare fails on a changed verdict.
 #
@@ -143,6 +144,16 @@ copy_repo wrong_msg
 tamper wrong_msg selftests/vmlinux/rbtree_annotated.bpf.c \
 	's/__msg("Unreleased reference")/__msg("Unreleased reference id=0")/'
 scenario wrong_msg "FAIL: __msg 2 not found in the log after the previous one"
+
+# A file of upstream's selftests, dropped into vmlinux/ under its own name
+# (NAME.c), runs as NAME:PROGRAM next to the suite's programs of the same
+# names; here with a wrong __msg, which it must report under that name.
+copy_repo upstream_file
+cp "$tmp/upstream_file/selftests/vmlinux/rbtree_annotated.bpf.c" \
+	"$tmp/upstream_file/selftests/vmlinux/rbtree_fail.c"
+tamper upstream_file selftests/vmlinux/rbtree_fail.c \
+	's/__msg("Unreleased reference")/__msg("Unreleased reference id=0")/'
+scenario upstream_file "rbtree_fail:annotated_new_leaked: FAIL: __msg 2 not found in the log"
 
 # A check after the run of a program that is not run: no manifest, exit 2.
 copy_repo bad_annotation
