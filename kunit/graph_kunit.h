@@ -8,6 +8,10 @@
 #include <linux/bpf.h>
 #include <linux/preempt.h>
 
+#ifndef CONFIG_BPF_GRAPH_OBJ_ACCOUNTING
+#error "the graph KUnit suites count objects: they need CONFIG_BPF_GRAPH_OBJ_ACCOUNTING=y (kunitconfig)"
+#endif
+
 struct btf_struct_meta;
 
 /* Objects bpf_obj_new_impl() handed out and not freed yet
