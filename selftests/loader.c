@@ -786,7 +786,8 @@ int main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), SELFTEST_DIR "/%s", argv[3]);
 	/* the test NAME:PROG of a file of upstream's (derive_manifest.py) */
-	name = strrchr(argv[2], ':') ? strrchr(argv[2], ':') + 1 : argv[2];
+	name = strrchr(argv[2], ':');
+	name = name ? name + 1 : argv[2];
 	say("object: %s, program: %s, expect: %s", path, name, argv[4]);
 	if (mount_debugfs() || read_graph_objs(&at_load))
 		return 1;
