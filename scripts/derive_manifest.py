@@ -65,7 +65,8 @@ def one(tags, key, default=None):
 def program_entries(prog, obj, base, tags):
     keys = {k for k, _ in tags}
     known = {'expect_failure', 'expect_success', 'expect_msg', 'log_level', 'retval',
-             'global', 'allocated', 'live', 'stress', 'failslab', 'description'}
+             'global', 'allocated', 'live', 'stress', 'failslab', 'description',
+             'caps_only', 'iter_attach'}
     if keys - known:
         raise Bad(f'unknown annotation(s) {", ".join(sorted(keys - known))}')
     checks = [f'{v}' for k, v in tags if k == 'global']
@@ -75,6 +76,8 @@ def program_entries(prog, obj, base, tags):
     retval = one(tags, 'retval')
     if 'expect_failure' in keys and 'expect_success' in keys:
         raise Bad('both __failure and __success')
+    if 'iter_attach' in keys and ('expect_success' not in keys or retval is not None):
+        raise Bad('__iter_attach needs __success without __retval: a load test')
     if keys & {'expect_msg', 'log_level'} and 'expect_failure' not in keys:
         raise Bad('__msg and __log_level are checked only with __failure')
     if (checks or retval is not None) and 'expect_success' not in keys:

@@ -17,6 +17,12 @@
  *   __retval(N)     ... and, run once with BPF_PROG_TEST_RUN, return N
  *   __description(TEXT)  what the test is about (upstream's; not checked)
  *
+ *   __caps_only(NAMES)  load with only these capabilities effective
+ *                   ("bpf net_admin": a loader without CAP_PERFMON)
+ *   __iter_attach(MAP, ERRNO)  with __success, an iter/bpf_map_elem
+ *                   program: attaching it to MAP ends in ERRNO ("EACCES"),
+ *                   or "0" (and the iterator is run)
+ *
  * Checks after the run (they need __retval):
  *   __global_eq(VAR, N)  global variable VAR of the object equals N
  *   __allocated(N)       N graph objects were allocated since the load
@@ -40,6 +46,8 @@
 #define __log_level(n)		__test_tag("test_log_level=" #n)
 #define __retval(n)		__test_tag("test_retval=" #n)
 #define __description(text)	__test_tag("test_description=" text)
+#define __caps_only(names)	__test_tag("test_caps_only=" names)
+#define __iter_attach(map, err)	__test_tag("test_iter_attach=" #map " " err)
 
 #define __global_eq(var, n)	__test_tag("test_global=" #var "=" #n)
 #define __allocated(n)		__test_tag("test_allocated=" #n)

@@ -212,6 +212,33 @@ static void owner_and_owned(struct btf *btf)
 	add_bar(btf);
 }
 
+/* Structs for bpf_obj_new(): as large as BTF allows (its size would wrap
+ * into a tiny allocation), one byte too large, and the largest object the
+ * allocator serves. Each has a long at 0; and the program's FUNC.
+ */
+static void add_sized(struct btf *btf, __u32 size)
+{
+	int lng = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+
+	STRUCT(btf, "obj", size, { "x", lng, 0 });
+	btf__add_func(btf, "prog", BTF_FUNC_GLOBAL, btf__add_func_proto(btf, INT));
+}
+
+static void obj_near_4g(struct btf *btf)
+{
+	add_sized(btf, 0xfffffff8);
+}
+
+static void obj_too_big(struct btf *btf)
+{
+	add_sized(btf, 4089);
+}
+
+static void obj_largest(struct btf *btf)
+{
+	add_sized(btf, 4088);
+}
+
 static const struct {
 	const char *name;
 	const char *expect;	/* the errno of the load, or "0" */
@@ -219,6 +246,7 @@ static const struct {
 	const char *map_value;	/* create an array map of this struct */
 	__u32 map_flags;	/* with these flags */
 	bool freeze;		/* and freeze it */
+	bool obj_new;		/* load a program: bpf_obj_new() of struct obj */
 } cases[] = {
 	{ "btf_too_many_locks", "E2BIG", too_many_locks },
 	{ "btf_missing_lock", "EINVAL", missing_lock },
@@ -244,6 +272,10 @@ static const struct {
 	{ "btf_map_roots_rdonly_prog", "EACCES", owner_and_owned, "foo", BPF_F_RDONLY_PROG },
 	{ "btf_map_roots_wronly_prog", "EACCES", owner_and_owned, "foo", BPF_F_WRONLY_PROG },
 	{ "btf_map_roots_freeze", "ENOTSUPP", owner_and_owned, "foo", 0, true },
+	/* sizes bpf_obj_new() cannot serve are refused, the largest it can runs */
+	{ "btf_obj_new_near_4g", "E2BIG", obj_near_4g, .obj_new = true },
+	{ "btf_obj_new_too_big", "E2BIG", obj_too_big, .obj_new = true },
+	{ "btf_obj_new_largest", "0", obj_largest, .obj_new = true },
 };
 
 static const struct {
@@ -291,6 +323,54 @@ static int create_map(struct btf *btf, const char *value, __u32 flags, bool free
 	return err;
 }
 
+/* A tc program: p = bpf_obj_new(struct obj); p->x = 1; bpf_obj_drop(p);
+ * loaded with @btf as its BTF, and run once if it loads. The errno of the
+ * load (or of the run), or 0.
+ */
+static int load_obj_new(struct btf *btf)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id = btf__find_by_name_kind(btf, "obj", BTF_KIND_STRUCT);
+	int func = btf__find_by_name_kind(btf, "prog", BTF_KIND_FUNC);
+	int obj_new = -1, obj_drop = -1, fd, err = 0;
+	struct bpf_func_info info = { .insn_off = 0 };
+	unsigned char frame[64] = {};
+
+	if (vmlinux) {
+		obj_new = btf__find_by_name_kind(vmlinux, "bpf_obj_new_impl", BTF_KIND_FUNC);
+		obj_drop = btf__find_by_name_kind(vmlinux, "bpf_obj_drop_impl", BTF_KIND_FUNC);
+		btf__free(vmlinux);
+	}
+	if (id < 0 || func < 0 || obj_new < 0 || obj_drop < 0)
+		return ENOENT;
+	info.type_id = func;
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = id },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL, .imm = obj_new },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 5 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1, .src_reg = BPF_REG_0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2 },
+		{ .code = BPF_JMP | BPF_CALL, .src_reg = BPF_PSEUDO_KFUNC_CALL, .imm = obj_drop },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_btf_fd = btf__fd(btf),
+		    .func_info = &info, .func_info_rec_size = sizeof(info), .func_info_cnt = 1);
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = frame, .data_size_in = sizeof(frame));
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, "obj_new", "GPL", insns,
+			   ARRAY_SIZE(insns), &opts);
+	if (fd < 0)
+		return errno;
+	if (bpf_prog_test_run_opts(fd, &run))
+		err = errno;
+	close(fd);
+	return err;
+}
+
 /* The manifest's lines of the BTF cases (scripts/derive_manifest.py). */
 void list_btf_cases(FILE *out)
 {
@@ -321,7 +401,8 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 		say("FAIL: no BTF case %s in the loader", name);
 		return 1;
 	}
-	what = !cases[i].map_value ? "BTF load" :
+	what = cases[i].obj_new ? "bpf_obj_new program load" :
+	       !cases[i].map_value ? "BTF load" :
 	       cases[i].freeze ? "map creation and freeze" : "map creation";
 	btf = base_btf();
 	if (!btf || btf__type_cnt(btf) != FIRST_FREE) {
@@ -333,6 +414,8 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	if (!err && cases[i].map_value)
 		err = create_map(btf, cases[i].map_value, cases[i].map_flags,
 				 cases[i].freeze);
+	if (!err && cases[i].obj_new)
+		err = load_obj_new(btf);
 	btf__free(btf);
 	if (err != errnos[e].err) {
 		say("FAIL: %s: expected %s, actual %s", what, expect, errno_name(err));

@@ -34,6 +34,7 @@
 #define MAX_OPS		24
 #define MAX_INSNS	4096
 #define LEN_OFF		(-40)	/* skb->len, spilled by the prologue */
+#define KEY_OFF		(-48)	/* the key of a lookup */
 #define NODE_OFF	8	/* the node follows the key in both node types */
 #define REPORT_MAX	5
 
@@ -49,14 +50,16 @@ static const char *const kfunc_names[NR_KFUNCS] = {
 	"bpf_rbtree_add", "bpf_rbtree_remove", "bpf_rbtree_first",
 };
 
-enum sub { S_LESS, S_LESS_BAD, S_READ, S_DROP, S_CB_FIRST, S_CB_POP, S_CB_LEAK, NR_SUBS };
+enum sub { S_LESS, S_LESS_BAD, S_READ, S_DROP, S_CB_FIRST, S_CB_POP, S_CB_LEAK, S_PAIR,
+	   NR_SUBS };
 static const char *const sub_names[NR_SUBS] = {
 	"less", "less_bad", "sub_read", "sub_drop", "cb_first", "cb_pop", "cb_leak",
+	"sub_pair",
 };
 
 static struct {
 	int kfunc[NR_KFUNCS];		/* vmlinux BTF ids */
-	int btf_fd, map_fd;
+	int btf_fd, map_fd, elems_fd;	/* the global value's map; the looked up one */
 	int type_id[NR_TYPES];		/* struct rnode, lnode, rnode_other */
 	int func_id[NR_SUBS + 1];	/* BTF FUNCs: the subprograms, then main */
 } k;
@@ -150,6 +153,13 @@ static void emit_lock(bool lock)
 	call_helper(lock ? BPF_FUNC_spin_lock : BPF_FUNC_spin_unlock);
 }
 
+/* The lock of the map element in @slot */
+static void emit_vlock(bool lock, int slot)
+{
+	load_r1(slot);
+	call_helper(lock ? BPF_FUNC_spin_lock : BPF_FUNC_spin_unlock);
+}
+
 static void emit_drop(int slot)
 {
 	load_r1(slot);
@@ -159,8 +169,10 @@ static void emit_drop(int slot)
 
 static void emit_return(const struct cleanup *c)
 {
-	if (c->unlock)
+	if (c->unlock == UNLOCK_GLOBAL)
 		emit_lock(false);
+	else if (c->unlock >= UNLOCK_SLOT)
+		emit_vlock(false, c->unlock - UNLOCK_SLOT);
 	for (int i = 0; i < c->nr; i++)
 		emit_drop(c->drop[i]);
 	emit(MOV_IMM(BPF_REG_0, 0));
@@ -267,6 +279,33 @@ static void emit_op(const struct op *op)
 		emit(MOV_IMM(BPF_REG_4, 0));
 		call_helper(BPF_FUNC_loop);
 		break;
+	case OP_LOOKUP:
+		emit(MOV_IMM(BPF_REG_1, op->b));
+		emit(I(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, KEY_OFF, 0));
+		emit(I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, k.elems_fd));
+		emit(I(0, 0, 0, 0, 0));
+		emit(MOV_REG(BPF_REG_2, BPF_REG_10));
+		emit(ADD_IMM(BPF_REG_2, KEY_OFF));
+		call_helper(BPF_FUNC_map_lookup_elem);
+		emit_null_check(&op->cleanup, 0, op->a);
+		break;
+	case OP_VLOCK:
+	case OP_VUNLOCK:
+		emit_vlock(op->kind == OP_VLOCK, op->a);
+		break;
+	case OP_VADD:
+		load_r1(op->b);
+		emit(ADD_IMM(BPF_REG_1, root_off[ROOT_RB0]));
+		emit(MOV_REG(BPF_REG_2, reg_of(op->a)));
+		emit(ADD_IMM(BPF_REG_2, NODE_OFF));
+		ld_sub(BPF_REG_3, S_LESS);
+		call_kfunc(K_ADD);
+		break;
+	case OP_SUB_PAIR:
+		emit(MOV_REG(BPF_REG_1, reg_of(op->a)));
+		emit(MOV_REG(BPF_REG_2, reg_of(op->b)));
+		call_sub(S_PAIR);
+		break;
 	case OP_BRANCH:
 		emit(LDX(BPF_REG_0, BPF_REG_10, LEN_OFF));
 		branch_at[0] = nr_insns;
@@ -333,6 +372,13 @@ static void emit_sub(enum sub s)
 		break;
 	case S_CB_LEAK:
 		emit_lock(true);
+		emit(MOV_IMM(BPF_REG_0, 0));
+		break;
+	case S_PAIR:		/* lock r1's element, unlock r2's */
+		emit(MOV_REG(BPF_REG_6, BPF_REG_2));
+		call_helper(BPF_FUNC_spin_lock);
+		emit(MOV_REG(BPF_REG_1, BPF_REG_6));
+		call_helper(BPF_FUNC_spin_unlock);
 		emit(MOV_IMM(BPF_REG_0, 0));
 		break;
 	default:
@@ -411,7 +457,11 @@ static int build_btf(void)
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .btf_fd = k.btf_fd,
 		    .btf_key_type_id = u32, .btf_value_type_id = gval);
 	k.map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gen_val", 4, GVAL_SIZE, 1, &opts);
-	return k.map_fd < 0 ? -errno : 0;
+	if (k.map_fd < 0)
+		return -errno;
+	k.elems_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "gen_elems", 4, GVAL_SIZE, NR_KEYS,
+				    &opts);
+	return k.elems_fd < 0 ? -errno : 0;
 }
 
 static int find_kfuncs(void)
@@ -439,9 +489,13 @@ static void random_op(struct op *op, const struct model *m, bool in_arm)
 		OP_PUSH, OP_PUSH, OP_FIRST, OP_FIRST, OP_REMOVE, OP_REMOVE, OP_POP, OP_POP,
 		OP_DROP, OP_DROP, OP_READ, OP_WRITE, OP_SPILL, OP_FILL, OP_MOV, OP_SUB_READ,
 		OP_SUB_DROP, OP_LOOP, OP_BRANCH, OP_NEW_UNCHECKED, OP_SPECIAL,
+		OP_LOOKUP, OP_LOOKUP, OP_VLOCK, OP_VLOCK, OP_VUNLOCK, OP_VUNLOCK, OP_VADD,
+		OP_SUB_PAIR, OP_MOV,
 	};
+	/* what an arm does differently: locks, and which pointer a slot holds */
 	static const unsigned char arm_kinds[] = {
-		OP_READ, OP_WRITE, OP_SPILL, OP_LOCK, OP_UNLOCK,
+		OP_READ, OP_WRITE, OP_SPILL, OP_LOCK, OP_UNLOCK, OP_MOV, OP_MOV, OP_FILL,
+		OP_LOOKUP,
 	};
 
 	memset(op, 0, sizeof(*op));
@@ -494,8 +548,16 @@ static void random_op(struct op *op, const struct model *m, bool in_arm)
 	case OP_BRANCH:
 		op->a = next() % 100;
 		break;
+	case OP_LOOKUP:
+		op->b = next() % NR_KEYS;
+		break;
+	case OP_VADD:
+	case OP_SUB_PAIR:
+		op->b = next() % NR_REGS;
+		break;
 	}
-	if (op->kind == OP_NEW || op->kind == OP_FIRST || op->kind == OP_POP)
+	if (op->kind == OP_NEW || op->kind == OP_FIRST || op->kind == OP_POP ||
+	    op->kind == OP_LOOKUP)
 		model_cleanup(m, &op->cleanup);
 }
 
@@ -723,6 +785,7 @@ int run_gen(unsigned int seed, int count, const struct loader_env *env)
 		}
 	}
 	close(k.map_fd);
+	close(k.elems_fd);
 	close(k.btf_fd);
 	env->say("%s: gen: %d programs (%ld allowed, %ld one refused, %ld any): %ld accepted, %ld refused, %ld disagreements; %ld runs%s",
 		 disagree ? "FAIL" : "ok", i, by_mode[GEN_ALLOWED], by_mode[GEN_ONE_REFUSED],

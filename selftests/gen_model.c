@@ -10,7 +10,12 @@
  *
  * The rules:
  * - bpf_obj_new(), bpf_obj_drop(), helper and subprogram calls need the
- *   lock free; graph kfuncs need it held (one lock, taken once);
+ *   lock free; graph kfuncs need the lock of their root's value held (one
+ *   lock at a time, taken once);
+ * - a map element the program looks up has a lock and a tree of its own;
+ *   two lookups name two elements as far as the verifier knows, whatever
+ *   the key, and copies of one pointer name one: bpf_spin_unlock() must
+ *   name the element whose lock is held, in this frame or a subprogram's;
  * - push and add take an owned, NULL-checked node of the root's type and
  *   leave non-owning references; first() returns one; remove() takes one of
  *   that very tree, returns an owned node and invalidates every non-owning
@@ -63,6 +68,8 @@ static const char *no_ptr(const struct path *p, int slot)
 		[LOST_REMOVE] = "a non-owning reference lost at remove",
 	};
 
+	if (p->val[slot] == V_VAL)
+		return "a map element";
 	return p->val[slot] == V_PTR ? lost[p->objs[p->obj[slot]].lost] : "no pointer";
 }
 
@@ -114,10 +121,39 @@ static void lose_non_owning(struct path *p, int nr_objs, enum lost_by why)
 		}
 }
 
+/* @held: the global value's lock must be held, else no lock may be */
 static void need_lock(struct model *m, struct path *p, bool held, const char *what)
 {
-	if (p->locked != held)
-		refuse(m, p, "%s %s the lock", what, held ? "without" : "with");
+	if (held && p->lock != LOCK_GLOBAL)
+		refuse(m, p, "%s %s", what, p->lock ? "under a map element's lock" : "without the lock");
+	else if (!held && p->lock)
+		refuse(m, p, "%s with a lock held", what);
+}
+
+/* The lookup a slot's map element came from, or -1 */
+static int val(const struct path *p, int slot)
+{
+	return p->val[slot] == V_VAL ? p->obj[slot] : -1;
+}
+
+/* bpf_spin_lock() / bpf_spin_unlock() of the element in @slot */
+static void vlock(struct model *m, struct path *p, int slot, const char *what)
+{
+	if (val(p, slot) < 0)
+		refuse(m, p, "%s: slot %d holds %s", what, slot, no_ptr(p, slot));
+	need_lock(m, p, false, what);
+	if (val(p, slot) >= 0)
+		p->lock = LOCK_VAL + val(p, slot);
+}
+
+static void vunlock(struct model *m, struct path *p, int slot, const char *what)
+{
+	if (val(p, slot) < 0)
+		refuse(m, p, "%s: slot %d holds %s", what, slot, no_ptr(p, slot));
+	else if (p->lock != LOCK_VAL + val(p, slot))
+		refuse(m, p, "%s: slot %d names another element than the locked one", what, slot);
+	p->lock = LOCK_NONE;
+	lose_non_owning(p, m->nr_objs, LOST_UNLOCK);
 }
 
 static void drop(struct model *m, struct path *p, int slot, const char *what)
@@ -135,14 +171,14 @@ static void drop(struct model *m, struct path *p, int slot, const char *what)
 static void unlock(struct model *m, struct path *p)
 {
 	need_lock(m, p, true, "bpf_spin_unlock");
-	p->locked = false;
+	p->lock = LOCK_NONE;
 	lose_non_owning(p, m->nr_objs, LOST_UNLOCK);
 }
 
 static void check_exit(struct model *m, struct path *p)
 {
-	if (p->locked)
-		refuse(m, p, "exit with the lock held");
+	if (p->lock)
+		refuse(m, p, "exit with a lock held");
 	for (int o = 0; o < m->nr_objs && !p->refused; o++)
 		if (p->objs[o].state == O_OWNED)
 			refuse(m, p, "exit with object %d owned", o);
@@ -151,8 +187,10 @@ static void check_exit(struct model *m, struct path *p)
 /* Release what @c names, and return */
 static void finish(struct model *m, struct path *p, const struct cleanup *c)
 {
-	if (c->unlock)
+	if (c->unlock == UNLOCK_GLOBAL)
 		unlock(m, p);
+	else if (c->unlock >= UNLOCK_SLOT)
+		vunlock(m, p, c->unlock - UNLOCK_SLOT, "cleanup unlock");
 	for (int i = 0; i < c->nr; i++)
 		drop(m, p, c->drop[i], "cleanup drop");
 	check_exit(m, p);
@@ -184,7 +222,35 @@ static void apply(struct model *m, struct path *p, const struct op *op)
 		break;
 	case OP_LOCK:
 		need_lock(m, p, false, "bpf_spin_lock");
-		p->locked = true;
+		p->lock = LOCK_GLOBAL;
+		break;
+	case OP_LOOKUP:
+		need_lock(m, p, false, "bpf_map_lookup_elem");
+		null_branch(m, p, &op->cleanup);
+		p->val[op->a] = V_VAL;
+		p->obj[op->a] = m->nr_vals;
+		break;
+	case OP_VLOCK:
+		vlock(m, p, op->a, "element lock");
+		break;
+	case OP_VUNLOCK:
+		vunlock(m, p, op->a, "element unlock");
+		break;
+	case OP_VADD:
+		if (val(p, op->b) < 0)
+			refuse(m, p, "element add: slot %d holds %s", op->b, no_ptr(p, op->b));
+		else if (p->lock != LOCK_VAL + val(p, op->b))
+			refuse(m, p, "element add: the lock of slot %d's element is not held", op->b);
+		o = owned(m, p, op->a, T_RB, "element add");
+		if (o >= 0) {
+			p->objs[o].state = O_NON_OWNING;
+			p->objs[o].root = ROOT_RB0;
+		}
+		break;
+	case OP_SUB_PAIR:
+		need_lock(m, p, false, "subprogram call");
+		vlock(m, p, op->a, "subprogram lock");
+		vunlock(m, p, op->b, "subprogram unlock");
 		break;
 	case OP_UNLOCK:
 		unlock(m, p);
@@ -304,13 +370,15 @@ void model_apply(struct model *m, const struct op *op)
 	if (op->kind == OP_NEW || op->kind == OP_NEW_UNCHECKED || op->kind == OP_FIRST ||
 	    op->kind == OP_REMOVE || op->kind == OP_POP)
 		m->nr_objs++;
+	if (op->kind == OP_LOOKUP)
+		m->nr_vals++;
 }
 
 bool model_allows(const struct model *m, const struct op *op, char *why)
 {
 	static struct model copy;
 
-	if (m->nr_objs >= MAX_OBJS - 1)
+	if (m->nr_objs >= MAX_OBJS - 1 || m->nr_vals >= 200)
 		return false;
 	copy = *m;
 	model_apply(&copy, op);
@@ -336,7 +404,11 @@ void model_cleanup(const struct model *m, struct cleanup *c)
 			break;
 		}
 	memset(c, 0, sizeof(*c));
-	c->unlock = p->locked;
+	if (p->lock == LOCK_GLOBAL)
+		c->unlock = UNLOCK_GLOBAL;
+	for (s = NR_SLOTS - 1; s >= 0 && p->lock >= LOCK_VAL; s--)
+		if (val(p, s) == p->lock - LOCK_VAL)
+			c->unlock = UNLOCK_SLOT + s;	/* a register if there is one */
 	for (o = 0; o < m->nr_objs; o++) {
 		if (p->objs[o].state != O_OWNED || p->objs[o].maybe_null)
 			continue;
@@ -356,7 +428,9 @@ static const char *const names[NR_OP_KINDS] = {
 	[OP_WRITE] = "write", [OP_SPECIAL] = "special", [OP_SPILL] = "spill",
 	[OP_FILL] = "fill", [OP_MOV] = "mov", [OP_SUB_READ] = "sub_read",
 	[OP_SUB_DROP] = "sub_drop", [OP_LOOP] = "loop", [OP_BRANCH] = "if",
-	[OP_ELSE] = "else", [OP_END] = "end", [OP_EXIT] = "exit",
+	[OP_ELSE] = "else", [OP_END] = "end", [OP_EXIT] = "exit", [OP_LOOKUP] = "lookup",
+	[OP_VLOCK] = "vlock", [OP_VUNLOCK] = "vunlock", [OP_VADD] = "vadd",
+	[OP_SUB_PAIR] = "sub_pair",
 };
 
 int op_format(const struct op *op, char *buf, int len)

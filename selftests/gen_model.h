@@ -14,6 +14,7 @@
 #define MAX_OBJS	96
 #define MAX_PATHS	8
 #define MAX_CLEANUP	(NR_SLOTS + 1)
+#define NR_KEYS		2	/* elements of the map the program looks up */
 
 /* the trees' node type, the list's, and a struct like the first that no root takes */
 enum node_type { T_RB, T_LIST, T_RB_OTHER, NR_TYPES };
@@ -40,6 +41,10 @@ enum op_kind {
 	OP_SUB_READ,	/* a = slot, passed to a subprogram that reads it */
 	OP_SUB_DROP,	/* a = slot, passed to a subprogram that drops it */
 	OP_LOOP,	/* a = callback, b = iterations */
+	OP_LOOKUP,	/* a = register slot, b = key: an element, NULL checked */
+	OP_VLOCK, OP_VUNLOCK, /* a = slot: the lock of the element it names */
+	OP_VADD,	/* a = slot of the node, b = slot of the element: to its tree */
+	OP_SUB_PAIR,	/* a, b = slots: a subprogram locks a's element, unlocks b's */
 	OP_BRANCH,	/* a = immediate: if (skb->len > a) then arm A else arm B */
 	OP_ELSE, OP_END,
 	OP_EXIT,
@@ -47,6 +52,7 @@ enum op_kind {
 };
 
 /* What a NULL check's failing branch runs before it returns */
+enum { UNLOCK_NONE, UNLOCK_GLOBAL, UNLOCK_SLOT };	/* UNLOCK_SLOT + slot */
 struct cleanup {
 	unsigned char unlock, nr;
 	unsigned char drop[MAX_CLEANUP];	/* slots */
@@ -57,13 +63,17 @@ struct op {
 	struct cleanup cleanup;			/* OP_NEW, OP_FIRST, OP_POP */
 };
 
-enum { V_UNINIT, V_SCALAR, V_PTR };
+/* V_VAL: a map element, obj[] holding which lookup it came from */
+enum { V_UNINIT, V_SCALAR, V_PTR, V_VAL };
+/* The lock a path holds: none, the global value's, or LOCK_VAL + lookup */
+enum { LOCK_NONE, LOCK_GLOBAL, LOCK_VAL };
 enum { O_OWNED, O_NON_OWNING, O_GONE };
 enum lost_by { LOST_DROP, LOST_UNLOCK, LOST_REMOVE, NR_LOST };
 
 /* One path through the program so far */
 struct path {
-	bool locked, refused;
+	unsigned char lock;			/* LOCK_* */
+	bool refused;
 	unsigned char arm;			/* 0, or the arm of a branch it is in */
 	unsigned char val[NR_SLOTS], obj[NR_SLOTS];
 	struct {
@@ -73,7 +83,7 @@ struct path {
 };
 
 struct model {
-	int nr_paths, nr_objs, arm;
+	int nr_paths, nr_objs, nr_vals, arm;	/* nr_vals: lookups so far */
 	unsigned int drop_types;		/* types the subprogram's drop saw */
 	bool refused;
 	char why[128];				/* the first rule a path broke */

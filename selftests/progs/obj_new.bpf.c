@@ -102,4 +102,36 @@ int obj_ptr_member_is_scalar(struct __sk_buff *skb)
 	return 0;
 }
 
+/* The largest object the allocator serves: allocated, all of it usable. */
+struct largest {
+	char bytes[4088];
+};
+
+SEC("tc")
+__success __retval(0) __global_eq(sum, 2)
+int obj_new_largest_struct(struct __sk_buff *skb)
+{
+	struct largest *p = bpf_obj_new(struct largest);
+
+	if (!p)
+		return 1;
+	p->bytes[0] = 1;
+	p->bytes[4087] = 1;
+	sum = p->bytes[0] + p->bytes[4087];
+	bpf_obj_drop(p);
+	return 0;
+}
+
+/* What needs no access to the object's bytes needs no CAP_PERFMON. */
+SEC("tc")
+__success __retval(0) __caps_only("bpf net_admin")
+int obj_new_drop_without_perfmon(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+
+	if (p)
+		bpf_obj_drop(p);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 10) = "GPL";

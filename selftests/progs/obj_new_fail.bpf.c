@@ -254,4 +254,22 @@ int obj_new_union(struct __sk_buff *skb)
 	return 0;
 }
 
+/* Without CAP_PERFMON an object's bytes are not the program's to read:
+ * those it has not written are what the allocator's last user left.
+ */
+SEC("tc")
+__failure __caps_only("bpf net_admin")
+__msg("'struct point' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN")
+int obj_new_read_without_perfmon(struct __sk_buff *skb)
+{
+	struct point *p = bpf_obj_new(struct point);
+	long x;
+
+	if (!p)
+		return 0;
+	x = p->x;
+	bpf_obj_drop(p);
+	return x;
+}
+
 char _license[] SEC("license") __mutants(1, 3) = "GPL";

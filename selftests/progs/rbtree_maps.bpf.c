@@ -129,6 +129,42 @@ long rbtree_in_malloc_hash_map(void *ctx)
 }
 
 /*
+ * A program that deleted an element keeps its pointer and may go on adding
+ * to its tree; the key is then taken again by a new element. The nodes
+ * added after the delete go with the deleted element once no program can
+ * reach it (an RCU grace period later): none is left.
+ */
+SEC("tc")
+__success __retval(0) __global_eq(added, 4) __allocated(4) __live(0)
+long rbtree_add_after_delete(void *ctx)
+{
+	struct tree_holder zero = {}, *v;
+	struct node_data *d;
+	int k0 = 0, i;
+
+	added = 0;
+	if (bpf_map_update_elem(&malloc_hash_trees, &k0, &zero, BPF_NOEXIST))
+		return 1;
+	v = bpf_map_lookup_elem(&malloc_hash_trees, &k0);
+	if (!v)
+		return 2;
+	if (bpf_map_delete_elem(&malloc_hash_trees, &k0))
+		return 3;
+	for (i = 0; i < 4; i++) {
+		d = new_node(i, 0);
+		if (!d)
+			return 4;
+		bpf_spin_lock(&v->lock);
+		bpf_rbtree_add(&v->root, &d->node, less);
+		bpf_spin_unlock(&v->lock);
+		added++;
+	}
+	if (bpf_map_update_elem(&malloc_hash_trees, &k0, &zero, BPF_NOEXIST))
+		return 5;
+	return 0;
+}
+
+/*
  * LRU hash elements: replaced, evicted or deleted, their nodes go with
  * them. Keys 0 and 1 end with two nodes each, so whichever the third key
  * evicts, two nodes stay.

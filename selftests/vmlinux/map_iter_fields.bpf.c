@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A map element iterator sees each value as plain bytes. It may not reach
+ * the value's special fields (a lock, graph roots), which no program may
+ * read or write directly: attaching one that does fails with EACCES. One
+ * that reads only the bytes before them, or no value at all, attaches and
+ * runs.
+ */
+#include "vmlinux.h"
+#include "bpf_experimental.h"
+#include "bpf_misc.h"
+
+struct iter_node {
+	long key;
+	struct bpf_rb_node node;
+};
+
+/* data first, then the lock and the tree */
+struct iter_value {
+	long data;
+	struct bpf_spin_lock lock;
+	struct bpf_rb_root root __contains(iter_node, node);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct iter_value);
+} tree_values SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct iter_value);
+} tree_hash SEC(".maps");
+
+struct iter_node *map_iter_fields_node_type;
+long seen, sum;
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(tree_values, "EACCES")
+int iter_reads_root(struct bpf_iter__bpf_map_elem *ctx)
+{
+	__u64 *v = ctx->value;
+
+	if (v)
+		sum += v[2];	/* the root's first word */
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(tree_hash, "EACCES")
+int iter_writes_root(struct bpf_iter__bpf_map_elem *ctx)
+{
+	__u64 *v = ctx->value;
+
+	if (v)
+		v[3] = 0xdead;	/* the root's second word */
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(tree_values, "EACCES")
+int iter_reads_lock(struct bpf_iter__bpf_map_elem *ctx)
+{
+	__u32 *v = ctx->value;
+
+	if (v)
+		sum += v[2];	/* the lock */
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(tree_values, "0")
+int iter_reads_data(struct bpf_iter__bpf_map_elem *ctx)
+{
+	struct iter_value *v = ctx->value;
+
+	if (v)
+		sum += v->data;
+	return 0;
+}
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(tree_hash, "0")
+int iter_counts(struct bpf_iter__bpf_map_elem *ctx)
+{
+	if (ctx->value)
+		seen++;
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
