@@ -481,6 +481,24 @@ static int find_kfuncs(void)
 	return 0;
 }
 
+/*
+ * Mostly a register that holds a map element on some path (else any): the
+ * operations on elements go through the slots that alias one, so that the
+ * paths of a branch that chose different elements meet them.
+ */
+static int value_slot(const struct model *m)
+{
+	int s = next() % NR_REGS;
+
+	for (int i = 0; i < NR_REGS && next() % 4; i++, s = (s + 1) % NR_REGS)
+		for (int p = 0; p < m->nr_paths; p++)
+			if (m->path[p].val[s] == V_VAL)
+				return s;
+	return s;
+}
+
+static int ops_since_join = 99;	/* operations chosen since the last join */
+
 /* A random operation; a register slot for pointers the program uses */
 static void random_op(struct op *op, const struct model *m, bool in_arm)
 {
@@ -494,13 +512,21 @@ static void random_op(struct op *op, const struct model *m, bool in_arm)
 	};
 	/* what an arm does differently: locks, and which pointer a slot holds */
 	static const unsigned char arm_kinds[] = {
-		OP_READ, OP_WRITE, OP_SPILL, OP_LOCK, OP_UNLOCK, OP_MOV, OP_MOV, OP_FILL,
-		OP_LOOKUP,
+		OP_READ, OP_WRITE, OP_SPILL, OP_LOCK, OP_UNLOCK, OP_MOV, OP_MOV, OP_MOV,
+		OP_FILL, OP_LOOKUP, OP_LOOKUP,
+	};
+	/* right after a join: the elements the arms chose, through their slots */
+	static const unsigned char join_kinds[] = {
+		OP_VLOCK, OP_VLOCK, OP_VUNLOCK, OP_VUNLOCK, OP_SUB_PAIR, OP_VADD,
 	};
 
 	memset(op, 0, sizeof(*op));
-	op->kind = in_arm ? arm_kinds[next() % sizeof(arm_kinds)] :
-			    kinds[next() % sizeof(kinds)];
+	if (in_arm)
+		op->kind = arm_kinds[next() % sizeof(arm_kinds)];
+	else if (ops_since_join < 3 && next() % 2)
+		op->kind = join_kinds[next() % sizeof(join_kinds)];
+	else
+		op->kind = kinds[next() % sizeof(kinds)];
 	op->a = next() % NR_REGS;
 	switch (op->kind) {
 	case OP_NEW:
@@ -551,10 +577,25 @@ static void random_op(struct op *op, const struct model *m, bool in_arm)
 	case OP_LOOKUP:
 		op->b = next() % NR_KEYS;
 		break;
-	case OP_VADD:
-	case OP_SUB_PAIR:
-		op->b = next() % NR_REGS;
+	case OP_VLOCK:
+	case OP_VUNLOCK:
+		op->a = value_slot(m);
 		break;
+	case OP_VADD:
+		op->b = value_slot(m);
+		break;
+	case OP_SUB_PAIR:
+		op->a = value_slot(m);
+		op->b = value_slot(m);
+		break;
+	}
+	/* in an arm, an element's pointer copied over, or another element
+	 * looked up into, a slot that holds one: one path aliases it
+	 */
+	if (in_arm && (op->kind == OP_MOV || op->kind == OP_LOOKUP) && next() % 2) {
+		op->a = value_slot(m);
+		if (op->kind == OP_MOV)
+			op->b = value_slot(m);
 	}
 	if (op->kind == OP_NEW || op->kind == OP_FIRST || op->kind == OP_POP ||
 	    op->kind == OP_LOOKUP)
@@ -601,7 +642,7 @@ static bool pick_refused(struct op *op, const struct model *m)
 	static struct op cand[64];
 	static char rules[64][128];
 	char why[128];
-	int nr = 0, nr_rules = 0, i, j, r;
+	int nr = 0, nr_rules = 0, nr_split = 0, split[64], i, j, r;
 
 	for (int tries = 0; tries < 64; tries++) {
 		random_op(&cand[nr], m, 0);
@@ -612,6 +653,17 @@ static bool pick_refused(struct op *op, const struct model *m)
 	}
 	if (!nr)
 		return false;
+	/* Half the time, one refused on some paths only, if there is one:
+	 * the verifier must not take the paths it did not explore for the
+	 * ones it did (state pruning).
+	 */
+	for (i = 0; i < nr; i++)
+		if (model_refuses_some_paths(m, &cand[i]))
+			split[nr_split++] = i;
+	if (nr_split && next() % 2) {
+		*op = cand[split[next() % nr_split]];
+		return true;
+	}
 	for (i = 0; i < nr; i++) {	/* count the distinct rules */
 		for (j = 0; j < i && strcmp(rules[i], rules[j]); j++)
 			;
@@ -637,6 +689,7 @@ static void generate(struct model *m, enum gen_mode mode, char *trace, int len)
 
 	model_init(m);
 	nr_insns = nr_fixups = 0;
+	ops_since_join = 99;
 	emit(I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1, 0, 0)); /* skb->len */
 	emit(STX(BPF_REG_10, BPF_REG_2, LEN_OFF));
 	trace[0] = '\0';
@@ -662,6 +715,7 @@ static void generate(struct model *m, enum gen_mode mode, char *trace, int len)
 			arm = 1;
 			arm_ops = next() % 3;
 		}
+		ops_since_join = op.kind == OP_END ? 0 : ops_since_join + 1;
 		model_apply(m, &op);
 		emit_op(&op);
 		n += op_format(&op, trace + n, len - n);
@@ -762,7 +816,10 @@ int run_gen(unsigned int seed, int count, const struct loader_env *env)
 		got = fd >= 0;
 		want = !m.refused;
 		got ? accepted++ : refused++;
-		if (got) {
+		/* a program the model refuses is never run: it may hang the CPU */
+		if (got && !want) {
+			close(fd);
+		} else if (got) {
 			for (int r = 0; r < 3; r++) {
 				LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame,
 					    .data_size_in = sizeof(frame), .repeat = 1);

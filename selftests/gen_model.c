@@ -24,6 +24,8 @@
  *   or non-owning pointer, any access to a node's field or past the end is
  *   refused; a less() that returns 2 is refused;
  * - one bpf_obj_drop() call is not reached with two types (beyond upstream);
+ * - one load or store is not reached with an object on one path and a
+ *   non-owning reference or a map element on another;
  * - a bpf_loop() callback may not return with the lock held;
  * - at exit the lock is free and nothing is owned.
  */
@@ -341,9 +343,43 @@ static void apply(struct model *m, struct path *p, const struct op *op)
 	}
 }
 
+/* The verifier's type of what @slot holds, as far as loads and stores care */
+static int ptr_kind(const struct path *p, int slot)
+{
+	if (p->val[slot] == V_VAL)
+		return 3;
+	if (ptr(p, slot) < 0)
+		return 0;
+	return p->objs[p->obj[slot]].state == O_OWNED ? 1 : 2;
+}
+
+/*
+ * One load or store instruction may not see an object on one path and
+ * another kind of pointer (a non-owning reference, a map element) on
+ * another: the verifier rewrites each such instruction for one kind.
+ */
+static void one_kind_per_insn(struct model *m, int slot)
+{
+	int kinds = 0, i;
+
+	for (i = 0; i < m->nr_paths; i++)
+		if (m->path[i].arm == m->arm && !m->path[i].refused)
+			kinds |= 1 << ptr_kind(&m->path[i], slot);
+	kinds &= ~1;
+	if (!(kinds & (kinds - 1)) || !(kinds & 6))
+		return;
+	for (i = 0; i < m->nr_paths; i++)
+		if (m->path[i].arm == m->arm)
+			refuse(m, &m->path[i], "slot %d: one access to an object and another pointer",
+			       slot);
+}
+
 void model_apply(struct model *m, const struct op *op)
 {
 	int i, n = m->nr_paths;
+
+	if (op->kind == OP_READ || op->kind == OP_WRITE || op->kind == OP_SPECIAL)
+		one_kind_per_insn(m, op->a);
 
 	switch (op->kind) {
 	case OP_BRANCH:
@@ -391,6 +427,21 @@ bool model_allows(const struct model *m, const struct op *op, char *why)
 	if (copy.refused && why)
 		strcpy(why, copy.why);
 	return !copy.refused;
+}
+
+bool model_refuses_some_paths(const struct model *m, const struct op *op)
+{
+	static struct model copy;
+	int refused = 0, n = 0;
+
+	copy = *m;
+	model_apply(&copy, op);
+	for (int i = 0; i < copy.nr_paths; i++)
+		if (copy.path[i].arm == m->arm) {
+			n++;
+			refused += copy.path[i].refused;
+		}
+	return refused && refused < n;
 }
 
 void model_cleanup(const struct model *m, struct cleanup *c)

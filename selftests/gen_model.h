@@ -96,6 +96,10 @@ void model_apply(struct model *m, const struct op *op);
  * @why is not NULL, the rule it breaks.
  */
 bool model_allows(const struct model *m, const struct op *op, char *why);
+/* Would @op be refused on some of the paths it is on, and not on others?
+ * The verifier must then explore each of them, whatever it saw first.
+ */
+bool model_refuses_some_paths(const struct model *m, const struct op *op);
 /* What to release before returning from the first path (for a NULL check
  * or the end): the lock, then every owned object through one of its slots.
  */

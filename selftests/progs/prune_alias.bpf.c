@@ -70,12 +70,30 @@ struct {
 	"if r0 == 0 goto out_%=;"
 
 /*
+ * Two jumps and eight instructions before the branch: the verifier keeps a
+ * state at the join only that far from the last one it kept (6.1's
+ * heuristic), and with no state there nothing is pruned.
+ */
+#define PAD							\
+	"r2 = r1;"						\
+	"if r2 != 1 goto pad1_%=;"				\
+	"r2 = 0;"						\
+"pad1_%=:"							\
+	"if r2 != 2 goto pad2_%=;"				\
+	"r2 = 0;"						\
+"pad2_%=:"							\
+	"r3 = 0;"						\
+	"r4 = 0;"						\
+	"r5 = 0;"
+
+/*
  * With r7 and r8 two values, r9 = r7 on the first path and r8 on the
  * second (ALIASED_FIRST) or the other way round; then lock r7, unlock r9.
  */
 #define JOIN_LOCK_UNLOCK(first, second)				\
 	"r9 = " #first ";"					\
 	"r1 = *(u32 *)(r6 + 0);"				\
+	PAD							\
 	"if r1 > 100 goto second_%=;"				\
 "join_%=:"							\
 	"r1 = r7;"						\
@@ -127,6 +145,7 @@ __attribute__((naked)) int prune_value_spilled_aliased_first(void)
 		      LOOKUP(elems, 1) "r8 = r0;"
 		      "*(u64 *)(r10 - 16) = r7;"
 		      "r1 = *(u32 *)(r6 + 0);"
+		      PAD
 		      "if r1 > 100 goto second_%=;"
 	"join_%=:"
 		      "r1 = r7;"
