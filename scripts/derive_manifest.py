@@ -66,7 +66,7 @@ def program_entries(prog, obj, base, tags):
     keys = {k for k, _ in tags}
     known = {'expect_failure', 'expect_success', 'expect_msg', 'log_level', 'retval',
              'global', 'allocated', 'live', 'stress', 'failslab', 'description',
-             'caps_only', 'iter_attach'}
+             'caps_only', 'iter_attach', 'prog_flags'}
     if keys - known:
         raise Bad(f'unknown annotation(s) {", ".join(sorted(keys - known))}')
     checks = [f'{v}' for k, v in tags if k == 'global']

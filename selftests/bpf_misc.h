@@ -2,8 +2,8 @@
 /*
  * A selftest's expectations, written next to its program as BTF decl tags.
  * scripts/derive_manifest.py turns them into the manifest; the loader reads
- * __msg and __log_level from the object in the guest. The first six have
- * the names and tags of upstream's tools/testing/selftests/bpf/progs/bpf_misc.h,
+ * __msg and __log_level from the object in the guest. The first six and
+ * __flag have the names and tags of upstream's tools/testing/selftests/bpf/progs/bpf_misc.h,
  * so programs written for upstream's test_loader run here unmodified.
  *
  *   __failure       the verifier must refuse the program: every __msg, in
@@ -16,6 +16,8 @@
  *   __success       the program must load
  *   __retval(N)     ... and, run once with BPF_PROG_TEST_RUN, return N
  *   __description(TEXT)  what the test is about (upstream's; not checked)
+ *   __flag(FLAG)    load with this BPF_F_* program flag too (upstream's), e.g.
+ *                   BPF_F_TEST_STATE_FREQ: a state kept at every prune point
  *
  *   __caps_only(NAMES)  load with only these capabilities effective
  *                   ("bpf net_admin": a loader without CAP_PERFMON)
@@ -46,6 +48,7 @@
 #define __log_level(n)		__test_tag("test_log_level=" #n)
 #define __retval(n)		__test_tag("test_retval=" #n)
 #define __description(text)	__test_tag("test_description=" text)
+#define __flag(flag)		__test_tag("test_prog_flags=" #flag)
 #define __caps_only(names)	__test_tag("test_caps_only=" names)
 #define __iter_attach(map, err)	__test_tag("test_iter_attach=" #map " " err)
 

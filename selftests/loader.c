@@ -447,6 +447,34 @@ static int fail_annotations(struct bpf_object *obj, struct bpf_program *prog,
 	return 0;
 }
 
+/* __flag(FLAG): the BPF_F_* program flags it names, added to the load's. */
+static int set_prog_flags(struct bpf_object *obj, struct bpf_program *prog)
+{
+	static const struct {
+		const char *name;
+		__u32 flag;
+	} known[] = {
+		{ "BPF_F_STRICT_ALIGNMENT", BPF_F_STRICT_ALIGNMENT },
+		{ "BPF_F_ANY_ALIGNMENT", BPF_F_ANY_ALIGNMENT },
+		{ "BPF_F_TEST_STATE_FREQ", BPF_F_TEST_STATE_FREQ },
+	};
+	const char *flags[4];
+	int n = prog_tags(obj, bpf_program__name(prog), "prog_flags", flags, 4), i;
+	unsigned int k;
+
+	for (i = 0; i < n && i < 4; i++) {
+		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if (!strcmp(flags[i], known[k].name))
+				break;
+		if (k == sizeof(known) / sizeof(known[0])) {
+			say("FAIL: __flag(%s): not a flag the loader knows", flags[i]);
+			return 1;
+		}
+		bpf_program__set_flags(prog, bpf_program__flags(prog) | known[k].flag);
+	}
+	return 0;
+}
+
 /* Ethernet + IPv4 + TCP, 54 bytes: enough for any tc program. */
 static const unsigned char packet[54] = {
 	0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x08, 0x00,
@@ -910,6 +938,8 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 
+	if (set_prog_flags(obj, prog))
+		return 1;
 	if (prog_tags(obj, name, "caps_only", &caps, 1) == 1 && caps_narrow(caps, say))
 		return 1;
 	err = bpf_object__load(obj);

@@ -8,7 +8,9 @@
  * the fall-through path of a jump is explored first.
  *
  * "aliased_first": the safe path is explored first and its state kept at
- * the join; the other path must not be pruned against it (6.1 without the
+ * the join (BPF_F_TEST_STATE_FREQ: a state at every prune point, not only
+ * where 6.1's heuristic would keep one); the other path must not be pruned
+ * against it (6.1 without the
  * series' id map pruned it: an equal register was taken as safe without
  * mapping its id, the map value's id was not compared, and each call frame
  * had an id map of its own). "distinct_first": the unsafe path comes
@@ -70,30 +72,12 @@ struct {
 	"if r0 == 0 goto out_%=;"
 
 /*
- * Two jumps and eight instructions before the branch: the verifier keeps a
- * state at the join only that far from the last one it kept (6.1's
- * heuristic), and with no state there nothing is pruned.
- */
-#define PAD							\
-	"r2 = r1;"						\
-	"if r2 != 1 goto pad1_%=;"				\
-	"r2 = 0;"						\
-"pad1_%=:"							\
-	"if r2 != 2 goto pad2_%=;"				\
-	"r2 = 0;"						\
-"pad2_%=:"							\
-	"r3 = 0;"						\
-	"r4 = 0;"						\
-	"r5 = 0;"
-
-/*
  * With r7 and r8 two values, r9 = r7 on the first path and r8 on the
  * second (ALIASED_FIRST) or the other way round; then lock r7, unlock r9.
  */
 #define JOIN_LOCK_UNLOCK(first, second)				\
 	"r9 = " #first ";"					\
 	"r1 = *(u32 *)(r6 + 0);"				\
-	PAD							\
 	"if r1 > 100 goto second_%=;"				\
 "join_%=:"							\
 	"r1 = r7;"						\
@@ -111,10 +95,11 @@ struct {
 	[elems] "i"(&elems), [outer] "i"(&outer),			\
 	[lookup] "i"(BPF_FUNC_map_lookup_elem),				\
 	[spin_lock] "i"(BPF_FUNC_spin_lock),				\
-	[spin_unlock] "i"(BPF_FUNC_spin_unlock)
+	[spin_unlock] "i"(BPF_FUNC_spin_unlock),			\
+	[for_each] "i"(BPF_FUNC_for_each_map_elem)
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_value_aliased_first(void)
 {
 	asm volatile ("r6 = r1;"
@@ -125,7 +110,7 @@ __attribute__((naked)) int prune_value_aliased_first(void)
 }
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_value_distinct_first(void)
 {
 	asm volatile ("r6 = r1;"
@@ -137,7 +122,7 @@ __attribute__((naked)) int prune_value_distinct_first(void)
 
 /* The same through a stack slot: a spilled value keeps its id too. */
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_value_spilled_aliased_first(void)
 {
 	asm volatile ("r6 = r1;"
@@ -145,7 +130,6 @@ __attribute__((naked)) int prune_value_spilled_aliased_first(void)
 		      LOOKUP(elems, 1) "r8 = r0;"
 		      "*(u64 *)(r10 - 16) = r7;"
 		      "r1 = *(u32 *)(r6 + 0);"
-		      PAD
 		      "if r1 > 100 goto second_%=;"
 	"join_%=:"
 		      "r1 = r7;"
@@ -162,7 +146,7 @@ __attribute__((naked)) int prune_value_spilled_aliased_first(void)
 }
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_inner_value_aliased_first(void)
 {
 	asm volatile ("r6 = r1;"
@@ -173,7 +157,7 @@ __attribute__((naked)) int prune_inner_value_aliased_first(void)
 }
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_inner_value_distinct_first(void)
 {
 	asm volatile ("r6 = r1;"
@@ -230,14 +214,14 @@ __attribute__((naked, noinline, used)) static int pick_distinct_first(void)
 	"exit;"
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_callee_value_aliased_first(void)
 {
 	asm volatile (CALL_PICK(pick_aliased_first) :: IMMS : "memory");
 }
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_callee_value_distinct_first(void)
 {
 	asm volatile (CALL_PICK(pick_distinct_first) :: IMMS : "memory");
@@ -280,26 +264,24 @@ __attribute__((naked, noinline, used)) static int cb_distinct_first(void)
 	"exit;"
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_callback_elem_aliased_first(void)
 {
 	asm volatile (FOR_EACH(cb_aliased_first)
-		      :: IMMS, [for_each] "i"(BPF_FUNC_for_each_map_elem)
-		      : "memory");
+		      :: IMMS : "memory");
 }
 
 SEC("tc")
-__failure __msg("bpf_spin_unlock of different lock")
+__failure __msg("bpf_spin_unlock of different lock") __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_callback_elem_distinct_first(void)
 {
 	asm volatile (FOR_EACH(cb_distinct_first)
-		      :: IMMS, [for_each] "i"(BPF_FUNC_for_each_map_elem)
-		      : "memory");
+		      :: IMMS : "memory");
 }
 
 /* Both paths name the same value: pruned, and accepted. */
 SEC("tc")
-__success __retval(0)
+__success __retval(0) __flag(BPF_F_TEST_STATE_FREQ)
 __attribute__((naked)) int prune_value_same_both_paths(void)
 {
 	asm volatile ("r6 = r1;"

@@ -4,9 +4,11 @@
  * references: a pointer names object a on one path and object b (or a
  * node of another tree) on the other, the paths join, and the program then
  * uses it as if it were a. The path where it is a is safe; the other must
- * be explored, and refused, whichever the verifier sees first. Each
- * program comes in two orders; the object code puts the branch's
- * fall-through (explored first) on the path the name says.
+ * be explored, and refused, whichever the verifier sees first. Each test
+ * comes in two programs that swap the branch's arms: whichever way clang
+ * lays them out, one explores the safe path first and the other the
+ * unsafe one (the verifier explores a branch's fall-through first). With
+ * BPF_F_TEST_STATE_FREQ the verifier keeps a state at the join.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -18,22 +20,11 @@ private(P) struct bpf_spin_lock glock;
 private(P) struct bpf_rb_root groot0 __contains(node_data, node);
 private(P) struct bpf_rb_root groot1 __contains(node_data, node);
 
-/* Two jumps and eight instructions: the verifier keeps a state at the
- * join that follows.
- */
-static __always_inline void pad(struct __sk_buff *skb)
-{
-	if (skb->len == 1)
-		skb->mark = 1;
-	if (skb->len == 2)
-		skb->mark = 2;
-}
-
 /* Add to the tree of v under a's lock: v is a on one path, b on the other.
  * Each pointer is NULL-checked once: the verifier does not know an object
  * it checked before to be non-NULL.
  */
-static __always_inline int obj_add(struct __sk_buff *skb, bool aliased_first)
+static __always_inline int obj_add(struct __sk_buff *skb, bool swap)
 {
 	struct tree_holder *a, *b, *v;
 	struct node_data *n;
@@ -52,9 +43,7 @@ static __always_inline int obj_add(struct __sk_buff *skb, bool aliased_first)
 		bpf_obj_drop(b);
 		return 0;
 	}
-	pad(skb);
-	/* clang puts the if's body on the fall-through */
-	if (aliased_first) {
+	if (swap) {
 		v = b;
 		if (skb->len > 100)
 			v = a;
@@ -72,15 +61,15 @@ static __always_inline int obj_add(struct __sk_buff *skb, bool aliased_first)
 }
 
 SEC("tc")
-__failure __msg("held lock and object are not in the same allocation")
-int prune_obj_aliased_first(struct __sk_buff *skb)
+__failure __msg("held lock and object are not in the same allocation") __flag(BPF_F_TEST_STATE_FREQ)
+int prune_obj_arms_1(struct __sk_buff *skb)
 {
 	return obj_add(skb, true);
 }
 
 SEC("tc")
-__failure __msg("held lock and object are not in the same allocation")
-int prune_obj_distinct_first(struct __sk_buff *skb)
+__failure __msg("held lock and object are not in the same allocation") __flag(BPF_F_TEST_STATE_FREQ)
+int prune_obj_arms_2(struct __sk_buff *skb)
 {
 	return obj_add(skb, false);
 }
@@ -90,7 +79,7 @@ int prune_obj_distinct_first(struct __sk_buff *skb)
  * node of groot0 on one path and that of groot1 on the other; removing it
  * through groot0 is right on one path only.
  */
-static __always_inline int non_own_remove(struct __sk_buff *skb, bool aliased_first)
+static __always_inline int non_own_remove(struct __sk_buff *skb, bool swap)
 {
 	struct node_data *m, *n, *r;
 	struct bpf_rb_node *res;
@@ -106,9 +95,7 @@ static __always_inline int non_own_remove(struct __sk_buff *skb, bool aliased_fi
 	bpf_spin_lock(&glock);
 	bpf_rbtree_add(&groot0, &m->node, less);
 	bpf_rbtree_add(&groot1, &n->node, less);
-	pad(skb);
-	/* clang puts the if's body on the fall-through */
-	if (aliased_first) {
+	if (swap) {
 		r = n;
 		if (skb->len > 100)
 			r = m;
@@ -124,15 +111,15 @@ static __always_inline int non_own_remove(struct __sk_buff *skb, bool aliased_fi
 }
 
 SEC("tc")
-__failure __msg("rbtree_remove node is in bpf_rb_root groot1")
-int prune_non_own_aliased_first(struct __sk_buff *skb)
+__failure __msg("rbtree_remove node is in bpf_rb_root groot1") __flag(BPF_F_TEST_STATE_FREQ)
+int prune_non_own_arms_1(struct __sk_buff *skb)
 {
 	return non_own_remove(skb, true);
 }
 
 SEC("tc")
-__failure __msg("rbtree_remove node is in bpf_rb_root groot1")
-int prune_non_own_distinct_first(struct __sk_buff *skb)
+__failure __msg("rbtree_remove node is in bpf_rb_root groot1") __flag(BPF_F_TEST_STATE_FREQ)
+int prune_non_own_arms_2(struct __sk_buff *skb)
 {
 	return non_own_remove(skb, false);
 }
