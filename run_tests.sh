@@ -8,6 +8,7 @@
 #   ./run_tests.sh --stress-bench [OPS]   (scripts/stress_bench.sh)
 #   ./run_tests.sh --fuzz [--debug] [SEEDS [COUNT]]   (scripts/fuzz.sh)
 #   ./run_tests.sh --rbtree-bench [N,N...]   (scripts/rbtree_bench.sh)
+#   ./run_tests.sh --test-verifier-baseline [OUT]   (scripts/test_verifier_baseline.sh)
 #
 # Exits 0 when every test ran and passed, 1 when a test failed, 2 when the
 # harness could not run the tests (a package, a patch, the build, the boot).
@@ -23,6 +24,7 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --stress-bench [OPS]
        $0 --fuzz [--debug] [SEEDS [COUNT]]
        $0 --rbtree-bench [N,N...]
+       $0 --test-verifier-baseline [OUT]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
             suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
   --list    list the KUnit suites and the selftests (matching GLOB) of the
@@ -39,6 +41,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   --fuzz    the long run of mutated selftests and generated programs
             (SEEDS seeds, COUNT mutants each)
   --rbtree-bench  the BPF rbtree against the same tree in C: ns/op, ratio
+  --test-verifier-baseline  build the pristine kernel and record what 6.1's
+            test_verifier reports there (tests/test_verifier/baseline-VERSION.txt)
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest than the one
   derived from the objects), MANIFEST_EDIT (a command that rewrites the
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
 	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
 	--fuzz) shift; exec "$REPO/scripts/fuzz.sh" "$@" ;;
 	--rbtree-bench) shift; exec "$REPO/scripts/rbtree_bench.sh" "$@" ;;
+	--test-verifier-baseline) shift; exec "$REPO/scripts/test_verifier_baseline.sh" "$@" ;;
 	-h | --help) usage; exit 0 ;;
 	-*) usage >&2; exit 2 ;;
 	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
@@ -131,6 +136,14 @@ python3 "$REPO/scripts/select_tests.py" --manifest "$whole" \
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
 	--kunit-glob-out "$RESULTS_DIR/kunit-glob" || die "cannot select the tests"
 glob=$(cat "$RESULTS_DIR/kunit-glob")
+# 6.1's own test_verifier (the bpf_test_verifier suite), when the run has it
+rm -f "$SELFTEST_OUT/test_verifier/"{expected,run-cases}
+suite_glob=${glob%%.*} case_glob=${glob#*.}
+[ "$case_glob" != "$glob" ] || case_glob='*'
+# shellcheck disable=SC2053	# the globs are patterns
+if [ -z "$glob" ] || { [[ bpf_test_verifier == $suite_glob ]] && [[ tv_verdict == $case_glob ]]; }; then
+	make_test_verifier_expected "$SELFTEST_OUT/test_verifier"
+fi
 initramfs=$SELFTEST_OUT/initramfs.cpio
 MANIFEST=$manifest "$REPO/scripts/pack_initramfs.sh" "$initramfs"
 
@@ -150,6 +163,8 @@ check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
 	--kunit-dir "$REPO/kunit" --kconfig "$build_dir/.config"
 	--allowlist "$REPO/scripts/splat-allowlist" --stats-csv "$RESULTS_DIR/verifier-stats.csv"
 	--records "$RESULTS_DIR/tests.json")
+[ ! -e "$SELFTEST_OUT/test_verifier/expected" ] ||
+	check+=(--tv-expected "$SELFTEST_OUT/test_verifier/expected")
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
 set +e
 python3 "$REPO/scripts/check_results.py" "${check[@]}"

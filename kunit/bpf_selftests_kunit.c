@@ -12,7 +12,6 @@
  * Manifest lines: see scripts/derive_manifest.py, which writes the manifest
  * from the programs' annotations.
  */
-#include <linux/kernel_read_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -76,23 +75,15 @@ static int parse_manifest(char *text)
 
 static int load_manifest(void)
 {
-	void *buf = NULL;
-	ssize_t len;
 	int err;
 
 	free_manifest();
-	len = kernel_read_file_from_path(MANIFEST, 0, &buf, MAX_FILE_SIZE - 1,
-					 NULL, READING_UNKNOWN);
-	if (len < 0)
-		return len;
-	manifest = vmalloc(len + 1);
-	if (!manifest) {
-		vfree(buf);
-		return -ENOMEM;
+	manifest = read_text_file(MANIFEST, MAX_FILE_SIZE);
+	if (IS_ERR(manifest)) {
+		err = PTR_ERR(manifest);
+		manifest = NULL;
+		return err;
 	}
-	memcpy(manifest, buf, len);
-	manifest[len] = '\0';
-	vfree(buf);
 	err = parse_manifest(manifest);
 	if (err)
 		free_manifest();

@@ -3,8 +3,8 @@
  * Run the initramfs loader as a usermode helper and turn its report and exit
  * status into KUnit diagnostics and expectations. The loader writes its
  * report to /tmp/NAME.report: a helper has no stdout to read. A loader
- * that runs longer than LOADER_TIMEOUT_S is killed and its test fails as
- * timed out, and the run goes on.
+ * that runs longer than its timeout (LOADER_TIMEOUT_S unless the caller
+ * gives one) is killed and its test fails as timed out, and the run goes on.
  */
 #include <linux/kernel_read_file.h>
 #include <linux/ktime.h>
@@ -46,32 +46,49 @@ static void loader_timed_out(struct work_struct *work)
 		kill_pid(pid, SIGKILL, 1);
 }
 
+char *read_text_file(const char *path, size_t max_size)
+{
+	void *buf = NULL;
+	ssize_t len;
+	char *text;
+
+	len = kernel_read_file_from_path(path, 0, &buf, max_size - 1, NULL,
+					 READING_UNKNOWN);
+	if (len < 0)
+		return ERR_PTR(len);
+	text = vmalloc(len + 1);
+	if (text) {
+		memcpy(text, buf, len);
+		text[len] = '\0';
+	}
+	vfree(buf);
+	return text ?: ERR_PTR(-ENOMEM);
+}
+
 /* Copy the report into the KTAP diagnostics, a line each. */
 static int print_report(struct kunit *test, const char *name, const char *path)
 {
 	char *line, *text, *cursor;
-	void *buf = NULL;
-	ssize_t len;
 
-	len = kernel_read_file_from_path(path, 0, &buf, MAX_REPORT_SIZE - 1,
-					 NULL, READING_UNKNOWN);
-	if (len < 0)
-		return len;
-	text = kunit_kzalloc(test, len + 1, GFP_KERNEL);
-	if (text)
-		memcpy(text, buf, len);
-	vfree(buf);
-	if (!text)
-		return -ENOMEM;
+	text = read_text_file(path, MAX_REPORT_SIZE);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
 	cursor = text;
 	while ((line = strsep(&cursor, "\n")))
 		if (*line)
 			kunit_info(test, "%s: %s\n", name, line);
+	vfree(text);
 	return 0;
 }
 
 void run_loader(struct kunit *test, const char *name, char *const *args,
 		int nr_args)
+{
+	run_loader_timeout(test, name, args, nr_args, LOADER_TIMEOUT_S);
+}
+
+void run_loader_timeout(struct kunit *test, const char *name, char *const *args,
+			int nr_args, int timeout_s)
 {
 	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin",
 #if !IS_ENABLED(CONFIG_BPF_GRAPH_OBJ_ACCOUNTING)
@@ -99,7 +116,7 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, info);
 	INIT_DELAYED_WORK_ONSTACK(&w.timeout, loader_timed_out);
 	start = ktime_get();
-	schedule_delayed_work(&w.timeout, LOADER_TIMEOUT_S * HZ);
+	schedule_delayed_work(&w.timeout, timeout_s * HZ);
 	status = call_usermodehelper_exec(info, UMH_WAIT_PROC);
 	cancel_delayed_work_sync(&w.timeout);
 	destroy_delayed_work_on_stack(&w.timeout);
@@ -110,10 +127,10 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 	kunit_info(test, "%s: loader ran for %lld ms\n", name,
 		   ktime_ms_delta(ktime_get(), start));
 	if (w.timed_out)
-		kunit_info(test, "%s: timed out after %d s, killed\n", name, LOADER_TIMEOUT_S);
+		kunit_info(test, "%s: timed out after %d s, killed\n", name, timeout_s);
 	KUNIT_ASSERT_GE_MSG(test, status, 0, "cannot run %s", LOADER);
 	KUNIT_ASSERT_FALSE_MSG(test, w.timed_out, "%s: timed out after %d s, killed",
-			       name, LOADER_TIMEOUT_S);
+			       name, timeout_s);
 	KUNIT_EXPECT_EQ_MSG(test, status & 0x7f, 0,
 			    "%s killed by signal %d", LOADER, status & 0x7f);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "no report from %s at %s", LOADER, report);

@@ -11,7 +11,12 @@
 /* jiffies when the bpf_graph_kmemleak_begin suite ran (debug kernels) */
 extern unsigned long kmemleak_tests_start;
 
+/* @path's content, NUL-terminated, vmalloc()ed; ERR_PTR(-errno) on failure */
+char *read_text_file(const char *path, size_t max_size);
+
 void run_loader(struct kunit *test, const char *name, char *const *args,
 		int nr_args);
+void run_loader_timeout(struct kunit *test, const char *name, char *const *args,
+			int nr_args, int timeout_s);
 
 #endif

@@ -23,6 +23,7 @@ import re
 import sys
 
 SELFTEST_CASE = ('bpf_graph_progs', 'bpf_prog')
+TV_CASE = ('bpf_test_verifier', 'tv_verdict')  # one test per test_verifier case variant
 # what the loader proposes for the expected log: the actual errors and the
 # expected lines that still matched, in log order
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
@@ -103,7 +104,7 @@ def read_first_patches(path):
     firsts = {}
     with open(path) as f:
         for line in f:
-            words = line.split('#', 1)[0].split()
+            words = line.split('#', 1)[0].rsplit(None, 1)
             if words:
                 firsts[words[0]] = int(words[1], 10)
     return firsts
@@ -232,6 +233,7 @@ def main():
     ap.add_argument('--prefix', type=int, help='the number of patches applied')
     ap.add_argument('--last', type=int, help='the number of patches in the series')
     ap.add_argument('--not-built', help='selftests whose object did not build, one a line')
+    ap.add_argument('--tv-expected', help="test_verifier's expected results: each must report")
     args = ap.parse_args()
 
     problems = []
@@ -253,7 +255,9 @@ def main():
     not_yet = lambda name: False
     if args.first_patch:
         firsts = read_first_patches(args.first_patch)
-        not_yet = lambda name: firsts.get(name, args.last) > args.prefix
+        # test_verifier's expectations are exact at every prefix
+        not_yet = lambda name: not name.startswith('.'.join(TV_CASE) + '.') and \
+            firsts.get(name, args.last) > args.prefix
     not_built = []
     if args.not_built:
         with open(args.not_built) as f:
@@ -293,6 +297,12 @@ def main():
         for prog in ran:
             if prog not in dict(manifest):
                 problems.append(f'selftest {prog}: reported but not in the manifest')
+    if args.tv_expected and glob_selects(args.glob, *TV_CASE):
+        with open(args.tv_expected) as f:
+            want = sum(1 for line in f if line.strip())
+        ran = sum(1 for p, _ in tests if p[:2] == TV_CASE)
+        if ran != want:
+            problems.append(f'{".".join(TV_CASE)}: {ran} of {want} test_verifier case variants reported')
     if not tests:
         problems.append('no test ran')
 

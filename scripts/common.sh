@@ -15,3 +15,50 @@ die() { printf 'error: %s\n' "$*" >&2; exit 2; }
 export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT GUEST_CPUS
 
 KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree (git ignores it)
+
+# The installed linux-source-6.1's version: the base the series applies to.
+base_version() { dpkg-query -W -f='${Version}' linux-source-6.1; }
+
+# kunitconfig ($1, default the repo's) without the options the tree at
+# $SRC_DIR (a prefix of the series, or none of it) does not define: kunit.py
+# refuses a config that loses an option.
+prefix_kunitconfig() {
+	local line sym defined
+	defined=$(grep -rhsE --include='Kconfig*' '^(menu)?config ' "$SRC_DIR" |
+		sed 's/^menuconfig/config/' | sort -u)
+	while read -r line; do
+		case $line in CONFIG_*) ;; *) continue ;; esac
+		sym=${line%%=*}
+		! grep -qx "config ${sym#CONFIG_}" <<<"$defined" || echo "$line"
+	done <"${1:-$REPO/kunitconfig}"
+}
+
+# What the guest's test_verifier runs: $1/run-cases, the cases of
+# TEST_VERIFIER_CASES (FIRST-LAST, default all), and $1/expected, what each
+# of their variants must report: the pristine kernel's results
+# (tests/test_verifier/baseline-VERSION.txt, else one made now) with the
+# verdicts and messages the series changes on purpose
+# (tests/test_verifier/changes.txt; under --each-patch those of the patches
+# applied).
+make_test_verifier_expected() {
+	local dir=$1 version baseline range=${TEST_VERIFIER_CASES:-0-999999}
+	[[ $range =~ ^[0-9]+-[0-9]+$ ]] ||
+		die "TEST_VERIFIER_CASES=$range: want FIRST-LAST, case numbers of test_verifier"
+	awk -F'\t' -v a="${range%-*}" -v b="${range#*-}" '$1 >= a + 0 && $1 <= b + 0' \
+		"$dir/cases" >"$dir/run-cases"
+	[ -s "$dir/run-cases" ] || die "TEST_VERIFIER_CASES=$range names no case of test_verifier"
+	version=$(base_version)
+	baseline=$REPO/tests/test_verifier/baseline-$version.txt
+	if [ ! -e "$baseline" ]; then
+		baseline=$WORK_DIR/test_verifier/baseline-$version.txt
+		if [ ! -e "$baseline" ]; then
+			log "no test_verifier baseline for linux-source-6.1 $version in tests/test_verifier/:" \
+				"making one (a pristine kernel build, about 15 minutes; commit it there)"
+			"$REPO/scripts/test_verifier_baseline.sh" "$baseline"
+		fi
+	fi
+	python3 "$REPO/scripts/test_verifier_expected.py" "$dir/cases" "$dir/run-cases" "$baseline" \
+		"$REPO/tests/test_verifier/changes.txt" ${SERIES_UPTO:+"$SERIES_UPTO"} >"$dir/expected.tmp" ||
+		die "cannot make the test_verifier expectations (see above)"
+	mv "$dir/expected.tmp" "$dir/expected"
+}

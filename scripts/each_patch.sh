@@ -51,19 +51,6 @@ from=$((10#${from:-1})) to=$((10#${to:-$last}))
 [ "$bless" = 0 ] || [ "$from-$to" = "1-$last" ] ||
 	die "--each-patch --bless needs the whole series"
 
-# kunitconfig without the options this prefix does not define yet: kunit.py
-# refuses a config that loses an option.
-prefix_kunitconfig() {
-	local line sym defined
-	defined=$(grep -rhsE --include='Kconfig*' '^(menu)?config ' "$SRC_DIR" |
-		sed 's/^menuconfig/config/' | sort -u)
-	while read -r line; do
-		case $line in CONFIG_*) ;; *) continue ;; esac
-		sym=${line%%=*}
-		! grep -qx "config ${sym#CONFIG_}" <<<"$defined" || echo "$line"
-	done <"$REPO/kunitconfig"
-}
-
 # The manifest (at the last patch, the one derived here) without the
 # selftests whose object does not build here and, before the last patch,
 # without the mutated and generated programs (whole-series tests): they
@@ -112,6 +99,7 @@ for k in $(seq "$from" "$to"); do
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
 		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
+	make_test_verifier_expected "$SELFTEST_OUT/test_verifier"
 	rm -f "$RESULTS_DIR/not-built"
 	touch "$RESULTS_DIR/not-built"
 	prefix_manifest "$([ "$k" = "$last" ] && echo 1)" >"$out/tests.list"
@@ -126,6 +114,7 @@ for k in $(seq "$from" "$to"); do
 		--kunit-dir "$SRC_DIR/kernel/bpf/graph_kunit" --kconfig "$WORK_DIR/build/.config" \
 		--allowlist "$REPO/scripts/splat-allowlist" --first-patch "$FIRSTS" \
 		--prefix "$k" --last "$last" --not-built "$out/not-built" \
+		--tv-expected "$SELFTEST_OUT/test_verifier/expected" \
 		--statuses "$out/statuses" >"$out/check.txt" 2>&1; then
 		verdict=ok
 	else

@@ -16,7 +16,7 @@ def main():
     for path in files:
         prefix = int(os.path.basename(os.path.dirname(path))[:4], 10)
         with open(path) as f:
-            runs.append((prefix, dict(line.split() for line in f if line.strip())))
+            runs.append((prefix, dict(line.rsplit(None, 1) for line in f if line.strip())))
     runs.sort(key=lambda run: run[0])
     prefixes = [prefix for prefix, _ in runs]
     if len(set(prefixes)) != len(prefixes):
@@ -24,7 +24,8 @@ def main():
     last, final = runs[-1]
     firsts = {}
     for name, status in final.items():
-        if status != 'PASS':
+        # test_verifier's cases are checked exactly at every prefix
+        if status != 'PASS' or name.startswith('bpf_test_verifier.'):
             continue
         first = last
         for prefix, statuses in reversed(runs[:-1]):

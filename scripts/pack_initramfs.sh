@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Pack the guest's initramfs: loader, BPF objects, manifest and expected logs.
+# Pack the guest's initramfs: loader, BPF objects, manifest and expected logs,
+# and test_verifier with the cases to run and (if made) their expected results.
 # MANIFEST: the manifest of the run (default: the one derived by make).
 # Usage: pack_initramfs.sh OUTPUT.cpio
 set -euo pipefail
@@ -9,9 +10,17 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 stage=$SELFTEST_OUT/initramfs
 rm -rf "$stage"
-mkdir -p "$stage"/{selftests,expected-logs,tmp,sys,proc}
+mkdir -p "$stage"/{selftests,expected-logs,test_verifier,tmp,sys,proc}
 cp "$SELFTEST_OUT"/loader "$SELFTEST_OUT"/*.bpf.o "$stage/selftests/"
 cp "${MANIFEST:-$SELFTEST_OUT/tests.list}" "$stage/selftests/tests.list"
+tv=$SELFTEST_OUT/test_verifier
+cp "$tv/test_verifier" "$stage/test_verifier/"
+if [ -e "$tv/expected" ]; then
+	cp "$tv/expected" "$stage/test_verifier/"
+	cp "$tv/run-cases" "$stage/test_verifier/cases"
+else
+	cp "$tv/cases" "$stage/test_verifier/"
+fi
 if compgen -G "$REPO/expected-logs/*.log" >/dev/null; then
 	cp "$REPO"/expected-logs/*.log "$stage/expected-logs/"
 fi

@@ -55,6 +55,10 @@
  *     (debug kernels) begin: forget the leak suspects from boot; end: fail
  *     on any leak suspect allocated since jiffies SINCE.
  *
+ *   loader REPORT --test-verifier DIR
+ *     run 6.1's test_verifier from DIR, one signature per case variant
+ *     (test_verifier_run.c; the KUnit suite bpf_test_verifier).
+ *
  * After pass, load and fail, the object is closed, and every graph object
  * allocated since the load must be freed with its maps within
  * FREE_TIMEOUT_MS (the count is CONFIG_BPF_GRAPH_OBJ_ACCOUNTING's).
@@ -87,6 +91,7 @@
 #include "gen.h"
 #include "mutate.h"
 #include "stress.h"
+#include "test_verifier_run.h"
 
 #define SELFTEST_DIR	"/selftests"
 #define EXPECTED_DIR	"/expected-logs"
@@ -853,6 +858,8 @@ int main(int argc, char **argv)
 	mount_sysfs();
 	if (!strcmp(argv[2], "--kmemleak"))
 		return kmemleak(argv[3], argc > 4 ? argv[4] : NULL);
+	if (!strcmp(argv[2], "--test-verifier"))
+		return run_test_verifier(argv[3], say);
 	if (argc < 5 || (strcmp(argv[4], "pass") && strcmp(argv[4], "fail") &&
 			 strcmp(argv[4], "load") && strcmp(argv[4], "btf") &&
 			 strcmp(argv[4], "stress") && strcmp(argv[4], "mutate") &&

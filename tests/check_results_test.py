@@ -40,6 +40,17 @@ class CheckResults(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn('results: 2 passed, 0 failed, 0 skipped', out)
 
+    def test_test_verifier_variant_that_did_not_report(self):
+        tree = self.tree()
+        tree['sub_groups'].append(group('bpf_test_verifier', subs=[
+            group('tv_verdict', [('0/u first', 'PASS'), ('0/p first', 'PASS')])]))
+        with tempfile.NamedTemporaryFile('w', suffix='.expected') as f:
+            f.write('0/u\tOK\n0/p\tOK\n1/p\tOK\n')
+            f.flush()
+            rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--tv-expected', f.name)
+        self.assertEqual(rc, 1)
+        self.assertIn('bpf_test_verifier.tv_verdict: 2 of 3 test_verifier case variants reported', out)
+
     def test_skip_is_a_failure(self):
         rc, out = self.run_check(self.tree(rb_status='SKIP'), 'prog_a obj.o pass\n')
         self.assertEqual(rc, 1)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's own tests: the main job must pass, and the harness must turn
 # red, with a message only that fault produces, on a wrong expected log, a
-# missing program, a wrong global, a failing program that loads, a file of
+# missing program, a wrong global, a failing program that loads, a changed
+# verdict or message of 6.1's test_verifier, a file of
 # upstream's selftests with a wrong message, a crashing or hanging loader,
 # a failed KUnit expectation, a kernel splat, a graph object leaked by a
 # free path and a patch that does not apply (exit 2); a
@@ -23,7 +24,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results derive_manifest first_patches; do
+for script in check_results derive_manifest first_patches test_verifier_expected; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
 		pass "$script.py unit tests"
@@ -97,7 +98,8 @@ copy_repo() {
 scenario() {
 	local name=$1 want=$2 want_rc=${3:-1} out=$tmp/$1.log rc=0
 	log "harness must fail: $name"
-	SELFTEST_OUT="$tmp/$name.out" RESULTS_DIR="$tmp/$name.results" \
+	# a few of test_verifier's cases: the main job runs them all
+	SELFTEST_OUT="$tmp/$name.out" RESULTS_DIR="$tmp/$name.results" TEST_VERIFIER_CASES=0-9 \
 		"$tmp/$name/run_tests.sh" >"$out" 2>&1 || rc=$?
 	if [ "$rc" != "$want_rc" ]; then
 		tail -n 30 "$out"
@@ -119,6 +121,14 @@ tamper() {
 		die "tamper $name: sed '$script' did not change $file"
 	rm "$tmp/$name/$file.orig"
 }
+
+# A test_verifier case whose signature differs from what
+# tests/test_verifier/ expects: here a listed change the series does not make.
+copy_repo tv_change
+printf '\n# a change the series does not make\n0/p\t%s\t0001\tFAIL made up\n' \
+	"$(sed -n 's/^0\t.\t//p' "$SELFTEST_OUT/test_verifier/cases")" \
+	>>"$tmp/tv_change/tests/test_verifier/changes.txt"
+scenario tv_change 'FAILED: bpf_test_verifier\.tv_verdict\.0/p .*: FAIL'
 
 copy_repo wrong_log
 echo "this line is not in any verifier log" >"$tmp/wrong_log/expected-logs/spin_lock_missing_unlock.log"
