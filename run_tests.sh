@@ -56,7 +56,12 @@ while [ $# -gt 0 ]; do
 	--debug) debug=1 ;;
 	--bless) bless=1 ;;
 	--list) list=1 ;;
-	--compare) shift; compare=${1:?--compare needs a baseline CSV} ;;
+	--compare)
+		[ $# -ge 2 ] || { echo "error: --compare needs a baseline CSV" >&2; exit 2; }
+		shift
+		compare=$1
+		[ -r "$compare" ] || { echo "error: --compare $compare: no such file" >&2; exit 2; }
+		;;
 	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
 	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
 	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
@@ -77,14 +82,36 @@ if [ "$list" = 1 ]; then
 	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
 		--manifest "$SELFTEST_OUT/tests.list" ${glob:+--glob "$glob"}
 fi
-"$REPO/scripts/install_deps.sh"
-
-mkdir -p "$WORK_DIR" "$RESULTS_DIR"
+mkdir -p "$WORK_DIR"
 exec 9>"$WORK_DIR/lock"
 flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+# Nothing of an earlier run may pass for this one's: its results go first.
+# run.json records this run as it goes (scripts/run_record.py).
+rm -rf "$RESULTS_DIR"
+mkdir -p "$RESULTS_DIR"
+RUN_JSON=$RESULTS_DIR/run.json
+export RUN_REASON_FILE=$RESULTS_DIR/exit-reason.txt
+python3 "$REPO/scripts/run_record.py" "$RUN_JSON" start
+trap 'python3 "$REPO/scripts/run_record.py" "$RUN_JSON" end "$?" "${EXIT_REASON:-}"' EXIT
+# A step that fails is the harness's failure (2): run.json gets the reason
+# the failing script gave, else the line and step.
+trap 'EXIT_REASON=$(tail -n 1 "$RUN_REASON_FILE" 2>/dev/null) ||
+	EXIT_REASON="unexpected failure at run_tests.sh line $LINENO in step $step"
+	[ -n "$EXIT_REASON" ] || EXIT_REASON="unexpected failure in step $step"
+	printf "error: %s\n" "$EXIT_REASON" >&2; exit 2' ERR
+step() {
+	step=$1
+	python3 "$REPO/scripts/run_record.py" "$RUN_JSON" step "$1"
+}
+
+step deps
+"$REPO/scripts/install_deps.sh"
 
 start=$(date +%s)
+step tree
 "$REPO/scripts/tree.sh"
+python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set tree_id \
+	"$(git -C "$SRC_DIR" rev-parse 'HEAD^{tree}')"
 
 build_dir=$WORK_DIR/build
 kunitconfigs=(--kunitconfig="$REPO/kunitconfig")
@@ -96,7 +123,7 @@ if [ "$debug" = 1 ]; then
 	kernel_args=(--kernel_args=kasan_multi_shot)
 fi
 # A failed build leaves no console log behind, not the previous one.
-rm -f "$RESULTS_DIR"/{results.json,console.log,kunit.txt} "$build_dir/test.log"
+rm -f "$build_dir/test.log"
 kunit_py() {
 	local cmd=$1
 	shift
@@ -108,6 +135,7 @@ kunit_py() {
 
 . "$REPO/scripts/build_stamp.sh"
 configs=("${kunitconfigs[@]#--kunitconfig=}")
+step build
 if stamp_fresh "$build_dir" "${configs[@]}"; then
 	log "kunit.py build: $build_dir is built from this tree and config, nothing to do"
 else
@@ -119,6 +147,7 @@ fi
 
 # After the kernel: some selftests are built against a vmlinux.h dumped
 # from its BTF, as most programs are.
+step selftests
 log "building selftests into $SELFTEST_OUT"
 make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" VMLINUX="$build_dir/vmlinux" ||
 	die "the selftests do not build"
@@ -147,13 +176,12 @@ fi
 initramfs=$SELFTEST_OUT/initramfs.cpio
 MANIFEST=$manifest "$REPO/scripts/pack_initramfs.sh" "$initramfs"
 
+step exec
 log "kunit.py exec"
-set +e
+kunit_rc=0
 kunit_py exec "${kernel_args[@]}" --timeout="$KUNIT_TIMEOUT" \
 	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs" \
-	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"}
-kunit_rc=$?
-set -e
+	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"} || kunit_rc=$?
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
 cp "$build_dir/.config" "$RESULTS_DIR/kernel.config" 2>/dev/null || true
 cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1 >"$RESULTS_DIR/series.sha256"
@@ -166,10 +194,9 @@ check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
 [ ! -e "$SELFTEST_OUT/test_verifier/expected" ] ||
 	check+=(--tv-expected "$SELFTEST_OUT/test_verifier/expected")
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")
-set +e
-python3 "$REPO/scripts/check_results.py" "${check[@]}"
-check_rc=$?
-set -e
+step check
+check_rc=0
+python3 "$REPO/scripts/check_results.py" "${check[@]}" || check_rc=$?
 
 compare_rc=0
 if [ -n "$compare" ]; then
@@ -179,5 +206,11 @@ fi
 
 log "results in $RESULTS_DIR (kunit.py exit $kunit_rc, $(($(date +%s) - start)) s)"
 # 0 all passed, 1 a test failed, 2 no test could run (the guest did not boot)
-[ "$check_rc" != 2 ] || exit 2
-[ "$kunit_rc" = 0 ] && [ "$check_rc" = 0 ] && [ "$compare_rc" = 0 ] || exit 1
+if [ "$check_rc" = 2 ]; then
+	EXIT_REASON="no test reported (did the guest boot? see $RESULTS_DIR/console.log)"
+	exit 2
+fi
+if [ "$kunit_rc" != 0 ] || [ "$check_rc" != 0 ] || [ "$compare_rc" != 0 ]; then
+	EXIT_REASON="a test failed (see $RESULTS_DIR/tests.json)"
+	exit 1
+fi

@@ -3,7 +3,14 @@
 
 log() { printf '==> %s\n' "$*" >&2; }
 # Exit status 2: the harness could not run the tests (1 is for a failed test).
-die() { printf 'error: %s\n' "$*" >&2; exit 2; }
+# The reason goes to run_tests.sh's run.json, from this shell (EXIT_REASON)
+# or from a script it runs (RUN_REASON_FILE).
+die() {
+	printf 'error: %s\n' "$*" >&2
+	EXIT_REASON=$*
+	[ -z "${RUN_REASON_FILE:-}" ] || printf '%s\n' "$*" >>"$RUN_REASON_FILE"
+	exit 2
+}
 
 # Defaults; every one can be overridden from the environment.
 : "${WORK_DIR:=$REPO/.work}"

@@ -99,7 +99,7 @@ for k in $(seq "$from" "$to"); do
 	make -k -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
 		VMLINUX="$WORK_DIR/build/vmlinux" >"$out/selftests.txt" 2>&1 || true
 	[ -x "$SELFTEST_OUT/loader" ] || die "the loader does not build (see $out/selftests.txt)"
-	make_test_verifier_expected "$SELFTEST_OUT/test_verifier"
+	SERIES_UPTO=$k make_test_verifier_expected "$SELFTEST_OUT/test_verifier"
 	rm -f "$RESULTS_DIR/not-built"
 	touch "$RESULTS_DIR/not-built"
 	prefix_manifest "$([ "$k" = "$last" ] && echo 1)" >"$out/tests.list"

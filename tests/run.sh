@@ -41,6 +41,27 @@ else
 	fail "./run_tests.sh"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
+if python3 - "$RESULTS_DIR/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['status'] == 'passed' and r['step'] == 'check' and r['exit_code'] == 0, r
+assert r['base_version'] and r['tree_id'] and r['toolchain']['clang'], r
+assert set(r['steps']) >= {'deps', 'tree', 'build', 'selftests', 'exec', 'check'}, r['steps']
+PY
+then
+	pass "run.json: the main job's record (passed, base, tree, toolchain, steps)"
+else
+	fail "run.json: the main job's record is incomplete"
+fi
+
+# Options are checked before anything runs.
+if "$REPO/run_tests.sh" --compare /no/such.csv >"$tmp/nocsv.log" 2>&1; then
+	fail "--compare /no/such.csv: passed"
+elif [ "$?" = 2 ] && grep -q 'error: --compare /no/such.csv: no such file' "$tmp/nocsv.log"; then
+	pass "--compare /no/such.csv: refused at once (exit 2)"
+else
+	fail "--compare /no/such.csv: not refused with its own message and exit 2"
+fi
 
 # A build directory built from another tree state than the one tree.sh
 # restored mtimes for (here: the series without the harness commit) has
@@ -228,7 +249,22 @@ diff --git a/Makefile b/Makefile
 --
 2.39.5
 EOF
+# an earlier run's results, which an exit-2 run must not leave behind
+mkdir -p "$tmp/bad_patch.results"
+echo '[{"name": "stale", "status": "pass"}]' >"$tmp/bad_patch.results/tests.json"
 scenario bad_patch "patch does not apply: patches/9999-does-not-apply.patch" 2
+if [ ! -e "$tmp/bad_patch.results/tests.json" ] &&
+   python3 - "$tmp/bad_patch.results/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == 'tree', r
+assert '9999-does-not-apply.patch' in r['exit_reason'], r
+PY
+then
+	pass "bad_patch: no earlier results left; run.json says error at step tree, naming the patch"
+else
+	fail "bad_patch: stale results left behind, or run.json does not say why"
+fi
 if [ "$(git -C "$SRC_DIR" rev-parse HEAD)" = "$(git -C "$SRC_DIR" rev-parse pristine)" ] &&
    [ -z "$(git -C "$SRC_DIR" status --porcelain --untracked-files=no)" ]; then
 	pass "bad_patch: tree left clean at pristine"
