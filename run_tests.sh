@@ -91,7 +91,8 @@ rm -rf "$RESULTS_DIR"
 mkdir -p "$RESULTS_DIR"
 RUN_JSON=$RESULTS_DIR/run.json
 export RUN_REASON_FILE=$RESULTS_DIR/exit-reason.txt
-python3 "$REPO/scripts/run_record.py" "$RUN_JSON" start
+# (before install_deps.sh the package may be missing: the tree step sets it)
+python3 "$REPO/scripts/run_record.py" "$RUN_JSON" start "$(base_version 2>/dev/null || true)"
 trap 'python3 "$REPO/scripts/run_record.py" "$RUN_JSON" end "$?" "${EXIT_REASON:-}"' EXIT
 # A step that fails is the harness's failure (2): run.json gets the reason
 # the failing script gave, else the line and step.
@@ -110,6 +111,7 @@ step deps
 start=$(date +%s)
 step tree
 "$REPO/scripts/tree.sh"
+python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set base_version "$(base_version)"
 python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set tree_id \
 	"$(git -C "$SRC_DIR" rev-parse 'HEAD^{tree}')"
 

@@ -23,8 +23,18 @@ export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT GUEST_CPUS
 
 KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree (git ignores it)
 
-# The installed linux-source-6.1's version: the base the series applies to.
-base_version() { dpkg-query -W -f='${Version}' linux-source-6.1; }
+# The tree the series applies to: Debian's linux-source-6.1 tarball, or
+# another one (LINUX_SOURCE_TARBALL=PATH); patches/BASE names the one the
+# series is made for. base_version: the package's version, or for another
+# tarball "tarball-" and the start of its sha256.
+TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+base_version() {
+	if [ -n "${LINUX_SOURCE_TARBALL:-}" ]; then
+		echo "tarball-$(sha256sum <"$TARBALL" | cut -c1-12)"
+	else
+		dpkg-query -W -f='${Version}' linux-source-6.1
+	fi
+}
 
 # kunitconfig ($1, default the repo's) without the options the tree at
 # $SRC_DIR (a prefix of the series, or none of it) does not define: kunit.py

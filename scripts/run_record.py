@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keep $RESULTS_DIR/run.json, the record of one run_tests.sh run.
 
-  run_record.py FILE start        the run began: base, harness, toolchain
+  run_record.py FILE start BASE   the run began: base version, harness, toolchain
   run_record.py FILE step NAME    a step began (the one before it ended)
   run_record.py FILE set KEY VAL  a fact learnt on the way (e.g. tree_id)
   run_record.py FILE end RC [REASON]   the run ended with exit status RC
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-TARBALL = '/usr/src/linux-source-6.1.tar.xz'
+TARBALL = os.environ.get('LINUX_SOURCE_TARBALL') or '/usr/src/linux-source-6.1.tar.xz'
 TOOLS = {   # the first line each prints of its version
     'gcc': ['gcc', '--version'], 'clang': ['clang', '--version'],
     'bpftool': ['bpftool', 'version'], 'qemu': ['qemu-system-x86_64', '--version'],
@@ -43,14 +43,14 @@ def sha256(path):
     return h.hexdigest()
 
 
-def start(repo):
+def start(repo, base_version):
     commit = out(['git', '-C', repo, 'rev-parse', 'HEAD'])
     dirty = out(['git', '-C', repo, 'status', '--porcelain', '--untracked-files=no'])
     versions = {name: out(cmd) for name, cmd in TOOLS.items()}
     versions['libbpf'] = out(['dpkg-query', '-W', '-f=${Version}\n', 'libbpf-dev'])
     return {
         'status': 'running', 'step': 'start', 'exit_code': None, 'exit_reason': None,
-        'base_version': out(['dpkg-query', '-W', '-f=${Version}\n', 'linux-source-6.1']),
+        'base_version': base_version,
         'base_tarball_sha256': sha256(TARBALL),
         'harness_commit': commit and commit + ('-dirty' if dirty else ''),
         'toolchain': versions, 'steps': {}, 'started': time.time(),
@@ -62,7 +62,7 @@ def main():
     path, what, args = sys.argv[1], sys.argv[2], sys.argv[3:]
     now = time.time()
     if what == 'start':
-        rec = start(os.path.join(os.path.dirname(__file__), '..'))
+        rec = start(os.path.join(os.path.dirname(__file__), '..'), args[0])
     else:
         with open(path) as f:
             rec = json.load(f)

@@ -10,7 +10,6 @@ set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
 
-TARBALL=/usr/src/linux-source-6.1.tar.xz
 STATE=$WORK_DIR/tree-state		# series fingerprint of the applied tree
 MTIMES=$WORK_DIR/tree-mtimes		# mtimes of the files the series touched
 
@@ -18,7 +17,16 @@ export GIT_AUTHOR_NAME="bpf-graph harness" GIT_AUTHOR_EMAIL="harness@localhost"
 export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EMAIL"
 git_src() { git -C "$SRC_DIR" "$@"; }
 
-pkg_version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+[ -r "$TARBALL" ] ||
+	die "no $TARBALL: apt-get install linux-source-6.1, or set LINUX_SOURCE_TARBALL"
+pkg_version=$(base_version)
+tarball_sha=$(sha256sum <"$TARBALL" | cut -d' ' -f1)
+# patches/BASE: the version and tarball the series is made for
+made_for=$(awk '$1 == "version" { v = $2 } $1 == "sha256" { s = $2 }
+	END { print v " (sha256 " s ")" }' "$REPO/patches/BASE")
+this_base="$pkg_version (sha256 $tarball_sha)"
+[ "$made_for" = "$this_base" ] ||
+	log "warning: the series is made for linux-source-6.1 $made_for; this tree is $this_base"
 
 unpack() {
 	local tmp=$SRC_DIR.unpack
@@ -99,6 +107,8 @@ apply_series() {
 			git_src am --abort >/dev/null 2>&1 || true
 			git_src reset -q --hard pristine
 			rm -f "$STATE"
+			[ "$made_for" = "$this_base" ] ||
+				log "the series is made for linux-source-6.1 $made_for, not $this_base"
 			die "patch does not apply: patches/$(basename "$p") (tree left at pristine)"
 		fi
 	done

@@ -7,7 +7,8 @@
 # a failed KUnit expectation, a kernel splat, a graph object leaked by a
 # free path and a patch that does not apply (exit 2); a
 # name filter runs exactly one selftest (and a rerun leaves the build out);
-# --compare fails on a changed verdict.
+# --compare fails on a changed verdict; a tree other than patches/BASE warns;
+# run.json records each run.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -142,6 +143,20 @@ tamper() {
 		die "tamper $name: sed '$script' did not change $file"
 	rm "$tmp/$name/$file.orig"
 }
+
+# A tree other than the one patches/BASE names: a warning naming both, and
+# the run goes on.
+copy_repo other_base
+tamper other_base patches/BASE 's/^version .*/version 6.1.0-0/'
+if SELFTEST_OUT="$tmp/other_base.out" RESULTS_DIR="$tmp/other_base.results" \
+	"$tmp/other_base/run_tests.sh" spin_lock_counter >"$tmp/other_base.log" 2>&1 &&
+   grep -q 'warning: the series is made for linux-source-6.1 6.1.0-0 (sha256 [0-9a-f]*); this tree is ' \
+	"$tmp/other_base.log"; then
+	pass "other_base: the run warned, naming both bases, and went on"
+else
+	tail -n 20 "$tmp/other_base.log"
+	fail "other_base: no warning, or the run failed"
+fi
 
 # A test_verifier case whose signature differs from what
 # tests/test_verifier/ expects: here a listed change the series does not make.
