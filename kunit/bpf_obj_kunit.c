@@ -28,7 +28,7 @@ static void obj_new_sizes_are_usable(struct kunit *test)
 		KUNIT_ASSERT_NOT_ERR_OR_NULL_MSG(test, p, "size %llu", sizes[i]);
 		memset(p, 0xa5, sizes[i]);
 		KUNIT_EXPECT_EQ(test, p[sizes[i] - 1], 0xa5);
-		graph_obj_drop(p, NULL);
+		graph_obj_drop(p);
 	}
 }
 
@@ -48,7 +48,7 @@ static void obj_new_empty_struct(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
 	KUNIT_EXPECT_PTR_NE(test, p, (void *)ZERO_SIZE_PTR);
-	graph_obj_drop(p, NULL);
+	graph_obj_drop(p);
 }
 
 /* Many live objects at once are distinct, keep their contents, free cleanly. */
@@ -75,7 +75,7 @@ static void obj_new_many_live_objects(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, NR_OBJS);
 	for (i = 0; i < NR_OBJS; i++)
-		graph_obj_drop(objs[i], NULL);
+		graph_obj_drop(objs[i]);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }
 
@@ -113,7 +113,7 @@ static void obj_new_meta_zeroes_special_fields(struct kunit *test)
 		if (special || p2 == p1)
 			KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : 0xa5, "byte %d", i);
 	}
-	graph_obj_drop(p2, NULL);
+	graph_obj_drop(p2);
 }
 
 struct kcontainer {
@@ -133,7 +133,9 @@ static bool kelem_less(struct rb_node *a, const struct rb_node *b)
 	return rb_entry(a, struct kelem, rb)->key < rb_entry(b, struct kelem, rb)->key;
 }
 
-/* Dropping an object that owns a list and a tree frees the nodes in both:
+/* Dropping an object that owns a list and a tree frees the nodes in both,
+ * by the struct meta the object got from bpf_obj_new() (the drop's own
+ * argument is NULL, as a merged call of a program may pass another type's):
  * the count of live objects says all of them, KASAN and kmemleak say
  * exactly once under --debug.
  */
@@ -164,9 +166,8 @@ static void obj_drop_frees_owned_list_and_tree(struct kunit *test)
 	struct kelem *e;
 	int i;
 
-	c = graph_obj_new(sizeof(*c));
+	c = graph_obj_new_meta(sizeof(*c), &meta);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
-	memset(c, 0, sizeof(*c));
 	INIT_LIST_HEAD(&c->head);
 	for (i = 0; i < 1000; i++) {
 		e = graph_obj_new(sizeof(*e));
@@ -179,7 +180,7 @@ static void obj_drop_frees_owned_list_and_tree(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, list_count_nodes(&c->head), (size_t)500);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 1001);
-	graph_obj_drop(c, &meta);
+	graph_obj_drop(c);
 	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0,
 			    "objects left of a container with 500 + 500 nodes");
 }

@@ -32,7 +32,7 @@ static void dropped_object_read_is_reported(struct kunit *test)
 						       "kasan_status", &status), 0);
 	p = graph_obj_new(64);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
-	graph_obj_drop(p, NULL);
+	graph_obj_drop(p);
 	KUNIT_EXPECT_FALSE(test, READ_ONCE(status.report_found));
 	graph_obj_read_after_drop(p);
 	KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(status.report_found),

@@ -26,20 +26,28 @@ static inline long graph_objs_live(void)
 }
 
 /* BPF programs run with migration disabled; so must direct callers. */
-static inline void *graph_obj_new(u64 size)
+static inline void *graph_obj_new_meta(u64 size, const struct btf_struct_meta *meta)
 {
 	void *p;
 
 	migrate_disable();
-	p = bpf_obj_new_impl(size, NULL);
+	p = bpf_obj_new_impl(size, (void *)meta);
 	migrate_enable();
 	return p;
 }
 
-static inline void graph_obj_drop(void *p, const struct btf_struct_meta *meta)
+static inline void *graph_obj_new(u64 size)
+{
+	return graph_obj_new_meta(size, NULL);
+}
+
+/* The object knows its struct meta: bpf_obj_drop() ignores its argument,
+ * as it does for a program, so pass NULL here.
+ */
+static inline void graph_obj_drop(void *p)
 {
 	migrate_disable();
-	bpf_obj_drop_impl(p, (void *)meta);
+	bpf_obj_drop_impl(p, NULL);
 	migrate_enable();
 }
 

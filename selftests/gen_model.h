@@ -84,7 +84,6 @@ struct path {
 
 struct model {
 	int nr_paths, nr_objs, nr_vals, arm;	/* nr_vals: lookups so far */
-	unsigned int drop_types;		/* types the subprogram's drop saw */
 	bool refused;
 	char why[128];				/* the first rule a path broke */
 	struct path path[MAX_PATHS];
