@@ -46,7 +46,9 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
 environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest than the one
   derived from the objects), MANIFEST_EDIT (a command that rewrites the
-  derived manifest, stdin to stdout: the fuzz run and the benchmarks)
+  derived manifest, stdin to stdout: the fuzz run and the benchmarks),
+  UPSTREAM_SELFTESTS (tools/testing/selftests/bpf of a Linux 6.3 tree: run
+  its linked-list and rbtree selftests too)
 EOF
 }
 
@@ -76,6 +78,13 @@ while [ $# -gt 0 ]; do
 done
 
 . "$REPO/scripts/common.sh"
+if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
+	if ! UPSTREAM_SELFTESTS=$(cd "$UPSTREAM_SELFTESTS" 2>/dev/null && pwd) ||
+		! compgen -G "$UPSTREAM_SELFTESTS/progs/*.c" >/dev/null; then
+		echo "error: UPSTREAM_SELFTESTS must name tools/testing/selftests/bpf of a Linux 6.3 tree (with progs/)" >&2
+		exit 2
+	fi
+fi
 if [ "$list" = 1 ]; then
 	[ -e "$SELFTEST_OUT/tests.list" ] ||
 		die "no selftest manifest in $SELFTEST_OUT: it is derived from the built objects, run ./run_tests.sh once"
@@ -153,10 +162,24 @@ step selftests
 log "building selftests into $SELFTEST_OUT"
 make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" VMLINUX="$build_dir/vmlinux" ||
 	die "the selftests do not build"
+# Upstream 6.3's own graph selftests, only when UPSTREAM_SELFTESTS names them
+rm -rf "$SELFTEST_OUT/upstream"
+if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
+	log "building upstream's graph selftests from $UPSTREAM_SELFTESTS"
+	make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="$SELFTEST_OUT" \
+		VMLINUX="$build_dir/vmlinux" UPSTREAM="$UPSTREAM_SELFTESTS" upstream ||
+		die "upstream's selftests in $UPSTREAM_SELFTESTS do not build"
+	[ -s "$SELFTEST_OUT/upstream/tests.list" ] ||
+		die "UPSTREAM_SELFTESTS: no graph selftest (linked_list*.c, rbtree*.c) in $UPSTREAM_SELFTESTS/progs"
+fi
 # The manifest of this run: the one make derived from the objects'
 # annotations (or MANIFEST), through MANIFEST_EDIT if set; GLOB may name
 # selftests; the denylist's entries are left out (and reported).
 whole=${MANIFEST:-$SELFTEST_OUT/tests.list}
+if [ -e "$SELFTEST_OUT/upstream/tests.list" ]; then
+	cat "$whole" "$SELFTEST_OUT/upstream/tests.list" >"$RESULTS_DIR/with-upstream.list"
+	whole=$RESULTS_DIR/with-upstream.list
+fi
 if [ -n "${MANIFEST_EDIT:-}" ]; then
 	bash -c "$MANIFEST_EDIT" <"$whole" >"$RESULTS_DIR/edited.list" ||
 		die "MANIFEST_EDIT failed: $MANIFEST_EDIT"

@@ -24,5 +24,13 @@ fi
 if compgen -G "$REPO/expected-logs/*.log" >/dev/null; then
 	cp "$REPO"/expected-logs/*.log "$stage/expected-logs/"
 fi
+# upstream's graph selftests (UPSTREAM_SELFTESTS) and their table messages
+up=$SELFTEST_OUT/upstream
+if [ -d "$up" ]; then
+	cp "$up"/*.bpf.o "$stage/selftests/"
+	if compgen -G "$up/msgs/*.msg" >/dev/null; then
+		cp "$up"/msgs/*.msg "$stage/expected-logs/"
+	fi
+fi
 (cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc) >"$out.tmp"
 mv "$out.tmp" "$out"

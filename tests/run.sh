@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results derive_manifest first_patches test_verifier_expected; do
+for script in check_results derive_manifest first_patches test_verifier_expected upstream_manifest; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
 		pass "$script.py unit tests"
@@ -62,6 +62,14 @@ elif [ "$?" = 2 ] && grep -q 'error: --compare /no/such.csv: no such file' "$tmp
 	pass "--compare /no/such.csv: refused at once (exit 2)"
 else
 	fail "--compare /no/such.csv: not refused with its own message and exit 2"
+fi
+
+if UPSTREAM_SELFTESTS=/no/such "$REPO/run_tests.sh" >"$tmp/noupstream.log" 2>&1; then
+	fail "UPSTREAM_SELFTESTS=/no/such: passed"
+elif [ "$?" = 2 ] && grep -q 'error: UPSTREAM_SELFTESTS must name' "$tmp/noupstream.log"; then
+	pass "UPSTREAM_SELFTESTS=/no/such: refused at once (exit 2)"
+else
+	fail "UPSTREAM_SELFTESTS=/no/such: not refused with its own message and exit 2"
 fi
 
 # A build directory built from another tree state than the one tree.sh
