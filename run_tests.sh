@@ -52,30 +52,53 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
 EOF
 }
 
-debug=0 bless=0 glob= compare= list=0
+# All options first, in any order; then the mode runs with the flags it
+# takes, and a flag it does not take is refused, never dropped.
+refuse() { echo "error: $*" >&2; exit 2; }
+debug=0 bless=0 glob='' compare='' list=0 mode='' args=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--debug) debug=1 ;;
 	--bless) bless=1 ;;
 	--list) list=1 ;;
 	--compare)
-		[ $# -ge 2 ] || { echo "error: --compare needs a baseline CSV" >&2; exit 2; }
+		[ $# -ge 2 ] || refuse "--compare needs a baseline CSV"
 		shift
 		compare=$1
-		[ -r "$compare" ] || { echo "error: --compare $compare: no such file" >&2; exit 2; }
+		[ -r "$compare" ] || refuse "--compare $compare: no such file"
 		;;
-	--mutants) shift; exec "$REPO/scripts/mutants.sh" "$@" ;;
-	--each-patch) shift; exec "$REPO/scripts/each_patch.sh" "$@" ;;
-	--stress-bench) shift; exec "$REPO/scripts/stress_bench.sh" "$@" ;;
-	--fuzz) shift; exec "$REPO/scripts/fuzz.sh" "$@" ;;
-	--rbtree-bench) shift; exec "$REPO/scripts/rbtree_bench.sh" "$@" ;;
-	--test-verifier-baseline) shift; exec "$REPO/scripts/test_verifier_baseline.sh" "$@" ;;
+	--mutants | --each-patch | --stress-bench | --fuzz | --rbtree-bench | --test-verifier-baseline)
+		[ -z "$mode" ] || refuse "$mode and $1: one mode a run"
+		mode=$1 ;;
 	-h | --help) usage; exit 0 ;;
-	-*) usage >&2; exit 2 ;;
-	*) [ -z "$glob" ] || { usage >&2; exit 2; }; glob=$1 ;;
+	-*) refuse "unknown option $1 (see --help)" ;;
+	*) args+=("$1") ;;
 	esac
 	shift
 done
+# flags: the flags a mode takes; most: how many arguments
+takes() {
+	local flags=$1 most=$2 flag
+	for flag in debug bless list compare; do
+		if [ "${!flag}" != 0 ] && [ -n "${!flag}" ] && [[ " $flags " != *" $flag "* ]]; then
+			refuse "--$flag does not go with ${mode:-a test run}"
+		fi
+	done
+	[ "${#args[@]}" -le "$most" ] || refuse "${mode:-a test run} takes at most $most argument(s): ${args[*]}"
+}
+mode_flags=()
+[ "$bless" = 0 ] || mode_flags+=(--bless)
+[ "$debug" = 0 ] || mode_flags+=(--debug)
+case $mode in
+--mutants) takes "" 1; exec "$REPO/scripts/mutants.sh" "${args[@]}" ;;
+--each-patch) takes "bless" 1; exec "$REPO/scripts/each_patch.sh" "${mode_flags[@]}" "${args[@]}" ;;
+--stress-bench) takes "" 1; exec "$REPO/scripts/stress_bench.sh" "${args[@]}" ;;
+--fuzz) takes "debug" 2; exec "$REPO/scripts/fuzz.sh" "${mode_flags[@]}" "${args[@]}" ;;
+--rbtree-bench) takes "" 1; exec "$REPO/scripts/rbtree_bench.sh" "${args[@]}" ;;
+--test-verifier-baseline) takes "" 1; exec "$REPO/scripts/test_verifier_baseline.sh" "${args[@]}" ;;
+esac
+takes "debug bless list compare" 1
+glob=${args[0]:-}
 
 . "$REPO/scripts/common.sh"
 if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
@@ -225,8 +248,8 @@ python3 "$REPO/scripts/check_results.py" "${check[@]}" || check_rc=$?
 
 compare_rc=0
 if [ -n "$compare" ]; then
-	python3 "$REPO/scripts/compare_stats.py" "$compare" "$RESULTS_DIR/verifier-stats.csv" ||
-		compare_rc=1
+	python3 "$REPO/scripts/compare_stats.py" "$compare" "$RESULTS_DIR/verifier-stats.csv" \
+		"$manifest" || compare_rc=1
 fi
 
 log "results in $RESULTS_DIR (kunit.py exit $kunit_rc, $(($(date +%s) - start)) s)"

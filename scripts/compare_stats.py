@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Compare the verifier statistics of a run with a baseline.
 
-Usage: compare_stats.py BASE.csv NEW.csv
+Usage: compare_stats.py BASE.csv NEW.csv [MANIFEST]
 Prints a table of the programs whose verdict, instructions processed or
 states differ (with the change in percent), and fails (exit 1) when a
-program's verdict changed or a program of the baseline is missing.
+program's verdict changed or a program of the baseline is missing. With
+the run's MANIFEST (a run of some tests), only the baseline's programs
+that the run selected can be missing.
 Verification time is shown but never compared: it is TCG wall clock.
 """
 import csv
@@ -29,6 +31,10 @@ def change(old, new):
 
 def main():
     base, new = read(sys.argv[1]), read(sys.argv[2])
+    if len(sys.argv) > 3:
+        with open(sys.argv[3]) as f:
+            selected = {line.split()[0] for line in f if line.strip() and not line.startswith('#')}
+        base = {prog: row for prog, row in base.items() if prog in selected}
     failed, lines = 0, []
     for prog in sorted(set(base) | set(new)):
         if prog not in new:

@@ -18,6 +18,8 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
 
 glob=${1:-*}
+# a name that matches nothing is refused before anything, the baseline run too
+compgen -G "$REPO/mutants/$glob.diff" >/dev/null || die "no mutant matches mutants/$glob.diff"
 out=$WORK_DIR/mutants
 rm -rf "$out"
 mkdir -p "$out"
@@ -37,7 +39,6 @@ run baseline || die "the suite fails without a mutant: see $out/baseline.log"
 
 killed=0 total=0 broken=0 equivalents=0 survivors=() wrong=()
 for m in "$REPO"/mutants/$glob.diff; do
-	[ -e "$m" ] || die "no mutant matches mutants/$glob.diff"
 	name=$(basename "$m" .diff)
 	reason=$(sed -n '1s/^Reason: //p' "$m")
 	[ -n "$reason" ] || die "$m: the first line must be 'Reason: ...'"

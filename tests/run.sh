@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results derive_manifest first_patches test_verifier_expected upstream_manifest; do
+for script in check_results compare_stats derive_manifest first_patches test_verifier_expected upstream_manifest; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
 		pass "$script.py unit tests"
@@ -63,6 +63,27 @@ elif [ "$?" = 2 ] && grep -q 'error: --compare /no/such.csv: no such file' "$tmp
 else
 	fail "--compare /no/such.csv: not refused with its own message and exit 2"
 fi
+
+# Options in any order; whatever a mode cannot take is refused at once,
+# with the word named, before any build (never dropped).
+while IFS='|' read -r opts want; do
+	# shellcheck disable=SC2086	# the options are words
+	if "$REPO/run_tests.sh" $opts >"$tmp/opts.log" 2>&1; then
+		fail "./run_tests.sh $opts: passed"
+	elif [ "$?" = 2 ] && grep -qF "error: $want" "$tmp/opts.log"; then
+		pass "./run_tests.sh $opts: refused at once (exit 2): $want"
+	else
+		fail "./run_tests.sh $opts: expected exit 2 and 'error: $want', got: $(tail -1 "$tmp/opts.log")"
+	fi
+done <<'OPTIONS'
+--frobnicate|unknown option --frobnicate
+--debug --mutants|--debug does not go with --mutants
+--mutants --debug|--debug does not go with --mutants
+--each-patch --fuzz|--each-patch and --fuzz: one mode a run
+--bless --fuzz|--bless does not go with --fuzz
+--mutants no-such-mutant|no mutant matches mutants/no-such-mutant.diff
+one two|a test run takes at most 1 argument(s): one two
+OPTIONS
 
 if UPSTREAM_SELFTESTS=/no/such "$REPO/run_tests.sh" >"$tmp/noupstream.log" 2>&1; then
 	fail "UPSTREAM_SELFTESTS=/no/such: passed"
