@@ -211,7 +211,8 @@ fi
 manifest=$RESULTS_DIR/tests.list
 python3 "$REPO/scripts/select_tests.py" --manifest "$whole" \
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
-	--kunit-glob-out "$RESULTS_DIR/kunit-glob" || die "cannot select the tests"
+	--kunit-glob-out "$RESULTS_DIR/kunit-glob" --denied-out "$RESULTS_DIR/denied.list" ||
+	die "cannot select the tests"
 glob=$(cat "$RESULTS_DIR/kunit-glob")
 # 6.1's own test_verifier (the bpf_test_verifier suite), when the run has it
 rm -f "$SELFTEST_OUT/test_verifier/"{expected,run-cases}
@@ -238,7 +239,7 @@ check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
 	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob"
 	--kunit-dir "$REPO/kunit" --kconfig "$build_dir/.config"
 	--allowlist "$REPO/scripts/splat-allowlist" --stats-csv "$RESULTS_DIR/verifier-stats.csv"
-	--records "$RESULTS_DIR/tests.json")
+	--records "$RESULTS_DIR/tests.json" --denied "$RESULTS_DIR/denied.list")
 [ ! -e "$SELFTEST_OUT/test_verifier/expected" ] ||
 	check+=(--tv-expected "$SELFTEST_OUT/test_verifier/expected")
 [ "$bless" = 0 ] || check+=(--bless "$REPO/expected-logs")

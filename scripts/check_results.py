@@ -169,10 +169,21 @@ def kunit_failure(console, case):
     return out
 
 
-def write_records(tests, manifest, console, path):
+def record(name, kind, status, reason, log=None):
+    """A tests.json record of something beside the tests' own statuses."""
+    rec = {'name': name, 'kind': kind, 'status': status, 'reason': reason}
+    if log:
+        rec['log'] = log
+    return rec
+
+
+def write_records(tests, manifest, console, path, extra):
     """One JSON record per test: name, status (pass, fail, error = crash,
     miss = never reported, timeout, skip), duration in ms when known, and for
-    a test that did not pass the expected and actual lines and a log excerpt.
+    a test that did not pass the expected and actual lines and a log excerpt;
+    then @extra, the records of what failed or left out the run beside the
+    tests (a splat, a suite that never reported, a denylisted selftest), each
+    with its reason.
     """
     status_of = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'skip', 'ERROR': 'error'}
     records, seen = [], set()
@@ -197,7 +208,9 @@ def write_records(tests, manifest, console, path):
     for name, _ in manifest:
         if name not in seen:
             records.append({'name': name, 'kind': 'selftest', 'status': 'miss',
+                            'reason': 'did not report (crash, timeout or missing)',
                             'log': selftest_report(console, name)[-25:]})
+    records += extra
     with open(path, 'w') as f:
         json.dump(records, f, indent=1)
         f.write('\n')
@@ -234,21 +247,24 @@ def main():
     ap.add_argument('--last', type=int, help='the number of patches in the series')
     ap.add_argument('--not-built', help='selftests whose object did not build, one a line')
     ap.add_argument('--tv-expected', help="test_verifier's expected results: each must report")
+    ap.add_argument('--denied', help='the denylisted selftests of the run, "NAME<TAB>REASON"')
     args = ap.parse_args()
 
-    problems = []
+    problems, extra = [], []
     try:
         with open(args.json) as f:
             tests = list(leaves(json.load(f)))
     except (OSError, ValueError) as e:
         tests = []
         problems.append(f'no kunit.py results ({e})')
+        extra.append(record('kunit.results', 'harness', 'error', f'no kunit.py results ({e})'))
     try:
         with open(args.console, errors='replace') as f:
             console = f.read().splitlines()
     except OSError as e:
         console = []
         problems.append(f'no console log ({e})')
+        extra.append(record('console.log', 'harness', 'error', f'no console log ({e})'))
     manifest = read_manifest(args.manifest)
 
     # a prefix of the series: a test before its first patch may fail
@@ -266,6 +282,7 @@ def main():
     for name in not_built:
         if not not_yet(name):
             problems.append(f'selftest {name}: its object does not build')
+            extra.append(record(name, 'selftest', 'error', 'its object does not build'))
     if args.statuses:
         with open(args.statuses, 'w') as f:
             f.writelines(f'{test_name(p)} {s}\n' for p, s in tests)
@@ -284,10 +301,12 @@ def main():
         except OSError as e:
             suites = []
             problems.append(f'cannot tell which suites must run ({e})')
+            extra.append(record('kunit.suites', 'harness', 'error', f'cannot tell which suites must run ({e})'))
         reported = {p[0] for p, _ in tests}
         for suite in suites:
             if glob_selects(args.glob, suite, '*') and suite not in reported:
                 problems.append(f'suite {suite}: built from kunit/ but did not report')
+                extra.append(record(suite, 'kunit', 'miss', 'built from kunit/ but did not report'))
 
     if glob_selects(args.glob, *SELFTEST_CASE):
         ran = [p[-1] for p, _ in tests if p[:2] == SELFTEST_CASE]
@@ -297,29 +316,41 @@ def main():
         for prog in ran:
             if prog not in dict(manifest):
                 problems.append(f'selftest {prog}: reported but not in the manifest')
+                extra.append(record(prog, 'selftest', 'error', 'reported but not in the manifest'))
     if args.tv_expected and glob_selects(args.glob, *TV_CASE):
         with open(args.tv_expected) as f:
             want = sum(1 for line in f if line.strip())
         ran = sum(1 for p, _ in tests if p[:2] == TV_CASE)
         if ran != want:
             problems.append(f'{".".join(TV_CASE)}: {ran} of {want} test_verifier case variants reported')
+            extra.append(record('.'.join(TV_CASE), 'kunit', 'miss',
+                                f'{ran} of {want} test_verifier case variants reported'))
     if not tests:
         problems.append('no test ran')
+        extra.append(record('run', 'harness', 'error', 'no test ran'))
 
     allowed = []
     if args.allowlist:
         allowed, bad = read_allowlist(args.allowlist)
         problems += bad
+        extra += [record('splat-allowlist', 'harness', 'error', b) for b in bad]
     for line in console:
         if SPLAT_RE.search(line) and not any(p.search(line) for p, _ in allowed):
             problems.append(f'kernel splat: {line.strip()}')
+            extra.append(record('kernel.splat', 'kernel', 'fail', 'splat', [line.strip()]))
+
+    if args.denied:
+        with open(args.denied) as f:
+            for line in f:
+                name, _, reason = line.rstrip('\n').partition('\t')
+                extra.append(record(name, 'selftest', 'skip', f'denylisted: {reason}'))
 
     if args.bless:
         bless(console, manifest, args.bless)
     if args.stats_csv:
         write_stats(console, args.stats_csv)
     if args.records:
-        write_records(tests, manifest, console, args.records)
+        write_records(tests, manifest, console, args.records, extra)
 
     for p in problems:
         print(f'FAILED: {p}')

@@ -50,6 +50,7 @@ def main():
     ap.add_argument('--glob', default='')
     ap.add_argument('--out')
     ap.add_argument('--kunit-glob-out')
+    ap.add_argument('--denied-out', help='write "NAME<TAB>REASON" per denylisted selftest here')
     ap.add_argument('--list', action='store_true')
     ap.add_argument('--kunit-dir')
     args = ap.parse_args()
@@ -71,13 +72,17 @@ def main():
     chosen = {name for _, name, _ in tests if args.glob and fnmatch.fnmatch(name, args.glob)}
     kunit_glob = BRIDGE_GLOB if chosen else args.glob
     deny = read_denylist(args.denylist)
-    drop = set()
+    drop, denied = set(), []
     for i, name, _ in tests:
         if chosen and name not in chosen:
             drop.add(i)
         elif name in deny:
             print(f'denylisted: {name}: {deny[name]}')
             drop.add(i)
+            denied.append(f'{name}\t{deny[name]}\n')
+    if args.denied_out:
+        with open(args.denied_out, 'w') as f:
+            f.writelines(denied)
     if chosen:
         print(f'selected: {len(chosen)} selftest(s) matching {args.glob}')
     with open(args.out, 'w') as f:

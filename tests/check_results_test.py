@@ -1,6 +1,7 @@
 """Unit tests for scripts/check_results.py on synthetic kunit.py output."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,30 @@ class CheckResults(unittest.TestCase):
         self.assertIn('spin: FAIL: expected x == 1, actual 2', records['prog_a']['expected'])
         self.assertEqual(records['prog_b']['status'], 'miss')
         self.assertEqual(records['bpf_graph_rb_cached.rb_case']['status'], 'pass')
+
+    def test_records_of_a_splat_a_denylisted_test_and_a_silent_suite(self):
+        console = '[    2.1] BUG: KASAN: use-after-free in foo\n'
+        with tempfile.TemporaryDirectory() as d:
+            out_path, denied = os.path.join(d, 'tests.json'), os.path.join(d, 'denied')
+            with open(denied, 'w') as f:
+                f.write('prog_z\tflaky under TCG\n')
+            with open(os.path.join(d, 'config'), 'w') as f:
+                f.write('CONFIG_T=y\nCONFIG_U=y\n')
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', console,
+                                     '--records', out_path, '--denied', denied,
+                                     '--kunit-dir', self.kunit_dir(d),
+                                     '--kconfig', os.path.join(d, 'config'))
+            records = {r['name']: r for r in json.load(open(out_path))}
+        self.assertEqual(rc, 1)
+        self.assertEqual(records['kernel.splat']['status'], 'fail')
+        self.assertEqual(records['kernel.splat']['log'], ['[    2.1] BUG: KASAN: use-after-free in foo'])
+        self.assertEqual(records['prog_z'], {'name': 'prog_z', 'kind': 'selftest', 'status': 'skip',
+                                             'reason': 'denylisted: flaky under TCG'})
+        self.assertEqual(records['probe']['status'], 'miss')
+        # the closing line's failures are all records that did not pass
+        failed = int(re.search(r'(\d+) failed', out).group(1))
+        self.assertEqual(failed, sum(r['status'] in ('fail', 'error', 'miss', 'timeout')
+                                     for r in records.values()))
 
     def test_stats_csv_has_a_row_per_program(self):
         console = ('    # bpf_prog: prog_a: stats: prog_a verdict=accepted insns=12 '
