@@ -48,7 +48,8 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   derived from the objects), MANIFEST_EDIT (a command that rewrites the
   derived manifest, stdin to stdout: the fuzz run and the benchmarks),
   UPSTREAM_SELFTESTS (tools/testing/selftests/bpf of a Linux 6.3 tree: run
-  its linked-list and rbtree selftests too)
+  its linked-list and rbtree selftests too), KERNEL_ARGS (more of the
+  guest kernel's command line)
 EOF
 }
 
@@ -156,6 +157,9 @@ if [ "$debug" = 1 ]; then
 	# every KASAN report, not only the first: bpf_graph_kasan provokes one
 	kernel_args=(--kernel_args=kasan_multi_shot)
 fi
+# KERNEL_ARGS: more of the guest's command line (the benchmarks turn the
+# harness's poisoning of freed objects off)
+[ -z "${KERNEL_ARGS:-}" ] || kernel_args+=(--kernel_args="$KERNEL_ARGS")
 # A failed build leaves no console log behind, not the previous one.
 rm -f "$build_dir/test.log"
 kunit_py() {

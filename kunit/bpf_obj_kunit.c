@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/list.h>
+#include <linux/poison.h>
 #include <linux/rbtree.h>
 #include <linux/slab.h>
 
@@ -109,9 +110,10 @@ static void obj_new_meta_zeroes_special_fields(struct kunit *test)
 		KUNIT_ASSERT_PTR_EQ_MSG(test, p2, p1, "not recycled from this CPU's free list");
 	for (i = 0; i < 64; i++) {
 		bool special = (i >= 8 && i < 24) || (i >= 40 && i < 44);
+		u8 left = bpf_graph_obj_poison ? POISON_FREE : 0xa5;
 
 		if (special || p2 == p1)
-			KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : 0xa5, "byte %d", i);
+			KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : left, "byte %d", i);
 	}
 	graph_obj_drop(p2);
 }

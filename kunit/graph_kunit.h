@@ -14,6 +14,11 @@
 
 struct btf_struct_meta;
 
+/* Freed objects read as POISON_FREE unless bpf_graph_obj_poison=0 is on
+ * the kernel command line (the harness's scripts/poison_freed_objects.diff).
+ */
+extern bool bpf_graph_obj_poison;
+
 /* Objects bpf_obj_new_impl() handed out and not freed yet
  * (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING, which every run's kunitconfig sets).
  */

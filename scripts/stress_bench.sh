@@ -17,7 +17,7 @@ edit="awk -v ops=$ops '\$3 == \"stress\" { \$NF = ops; print; n++ } END { exit !
 printf '%-6s %-14s %-14s %s\n' vCPUs "ops/s per CPU" "ops/s in all" seconds
 for cpus in 1 2 4; do
 	log="$WORK_DIR/stress-bench-$cpus.txt"
-	MANIFEST_EDIT=$edit GUEST_CPUS=$cpus "$REPO/run_tests.sh" 'bpf_graph_progs.*' >"$log" 2>&1 ||
+	KERNEL_ARGS=bpf_graph_obj_poison=0 MANIFEST_EDIT=$edit GUEST_CPUS=$cpus "$REPO/run_tests.sh" 'bpf_graph_progs.*' >"$log" 2>&1 ||
 		die "the stress run with $cpus vCPU(s) failed (see $log)"
 	line=$(grep -o 'stress: [0-9]* CPU(s) x [0-9]* ops in [0-9.]* s: [0-9]* ops/s per CPU' \
 		"$RESULTS_DIR/console.log" | tail -1)
