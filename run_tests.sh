@@ -32,7 +32,9 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
   --compare BASE.csv  compare the verifier statistics of this run with
-            BASE.csv (e.g. tests/verifier-stats.csv); fails on a changed verdict
+            BASE.csv (e.g. tests/verifier-stats.csv, veristat's CSV schema);
+            fails on a changed verdict, a missing or a new program;
+            with --bless, write this run's statistics into BASE.csv
   --mutants run the suite once per mutant in mutants/ (GLOB: mutant names)
             and print the mutation score
   --each-patch  build every prefix of the series (or patches FIRST..LAST)
@@ -253,8 +255,10 @@ python3 "$REPO/scripts/check_results.py" "${check[@]}" || check_rc=$?
 
 compare_rc=0
 if [ -n "$compare" ]; then
-	python3 "$REPO/scripts/compare_stats.py" "$compare" "$RESULTS_DIR/verifier-stats.csv" \
-		"$manifest" || compare_rc=1
+	bless_stats=()
+	[ "$bless" = 0 ] || bless_stats=(--bless)
+	python3 "$REPO/scripts/compare_stats.py" "${bless_stats[@]}" "$compare" \
+		"$RESULTS_DIR/verifier-stats.csv" "$manifest" || compare_rc=1
 fi
 
 log "results in $RESULTS_DIR (kunit.py exit $kunit_rc, $(($(date +%s) - start)) s)"

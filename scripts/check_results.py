@@ -30,7 +30,10 @@ BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
 # the verifier's statistics of each selftest program (loader.c, say_stats())
 STATS_RE = re.compile(r'# bpf_prog: \S+: stats: (\S+) verdict=(\w+) insns=(-?\d+) '
                       r'total_states=(-?\d+) peak_states=(-?\d+) time_us=(-?\d+)')
-STATS_FIELDS = ('program', 'verdict', 'insns', 'total_states', 'peak_states', 'time_us')
+# veristat's CSV columns (veristat -C reads two such files); verification
+# time stays in the console's stats lines: wall clock under TCG
+STATS_FIELDS = ('file_name', 'prog_name', 'verdict', 'total_insns', 'total_states', 'peak_states')
+VERDICTS = {'accepted': 'success', 'refused': 'failure'}
 SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fault|Oops|'
                       r'possible circular locking|inconsistent lock state|'
                       r'possible recursive locking|suspicious RCU usage|'
@@ -216,17 +219,21 @@ def write_records(tests, manifest, console, path, extra):
         f.write('\n')
 
 
-def write_stats(console, path):
-    """One CSV row per selftest program that reported its verifier statistics."""
+def write_stats(console, objects, path):
+    """One CSV row per selftest program that reported its verifier
+    statistics, in veristat's schema (0 where the load stopped before the
+    verifier, as veristat writes); @objects: {test: object file}."""
     rows = {}
     for line in console:
         m = STATS_RE.search(line)
         if m:
-            rows[m.group(1)] = m.groups()
+            name, verdict, insns, total, peak, _ = m.groups()
+            rows[name] = (objects.get(name, '-'), name, VERDICTS.get(verdict, verdict),
+                          insns, total, peak)
     with open(path, 'w') as f:
         f.write(','.join(STATS_FIELDS) + '\n')
         for name in sorted(rows):
-            f.write(','.join(v if v != '-1' else '' for v in rows[name]) + '\n')
+            f.write(','.join(v if v != '-1' else '0' for v in rows[name]) + '\n')
 
 
 def main():
@@ -348,7 +355,9 @@ def main():
     if args.bless:
         bless(console, manifest, args.bless)
     if args.stats_csv:
-        write_stats(console, args.stats_csv)
+        with open(args.manifest) as f:
+            objects = {w[0]: w[1] for w in (line.split('#', 1)[0].split() for line in f) if w}
+        write_stats(console, objects, args.stats_csv)
     if args.records:
         write_records(tests, manifest, console, args.records, extra)
 

@@ -137,8 +137,8 @@ class CheckResults(unittest.TestCase):
             out_path = os.path.join(d, 'stats.csv')
             self.run_check(self.tree(), 'prog_a obj.o pass\n', console, '--stats-csv', out_path)
             rows = open(out_path).read().splitlines()
-        self.assertEqual(rows, ['program,verdict,insns,total_states,peak_states,time_us',
-                                'prog_a,accepted,12,3,2,'])
+        self.assertEqual(rows, ['file_name,prog_name,verdict,total_insns,total_states,peak_states',
+                                'obj.o,prog_a,success,12,3,2'])
 
     def test_splat_is_a_failure_in_every_run(self):
         console = '[    2.1] BUG: KASAN: use-after-free in foo\n'

@@ -42,6 +42,17 @@ else
 	fail "./run_tests.sh"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
+# The statistics are in veristat's schema: the tree's own veristat compares them.
+log "veristat -C reads the baseline and the run's statistics"
+if gcc -O2 -o "$tmp/veristat" "$SRC_DIR/tools/testing/selftests/bpf/veristat.c" \
+	-I"$SRC_DIR/tools/include" -lbpf -lelf -lz 2>"$tmp/veristat.log" &&
+	"$tmp/veristat" -C "$REPO/tests/verifier-stats.csv" "$RESULTS_DIR/verifier-stats.csv" \
+		>>"$tmp/veristat.log" 2>&1; then
+	pass "veristat -C tests/verifier-stats.csv verifier-stats.csv"
+else
+	tail -n 5 "$tmp/veristat.log"
+	fail "veristat -C cannot compare tests/verifier-stats.csv with the run's statistics"
+fi
 if python3 - "$RESULTS_DIR/run.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -125,12 +136,12 @@ fi
 
 # --compare fails when a program's verdict changed against the baseline.
 log "--compare must fail on a changed verdict"
-printf 'program,verdict,insns,total_states,peak_states,time_us\n%s\n' \
-	'spin_lock_counter,refused,1,1,1,' >"$tmp/base.csv"
+printf 'file_name,prog_name,verdict,total_insns,total_states,peak_states\n%s\n' \
+	'spin_lock.bpf.o,spin_lock_counter,failure,1,1,1' >"$tmp/base.csv"
 if "$REPO/run_tests.sh" --compare "$tmp/base.csv" spin_lock_counter >"$tmp/compare.log" 2>&1; then
 	fail "compare: a changed verdict passed"
-elif grep -qE '^spin_lock_counter +VERDICT refused -> accepted' "$tmp/compare.log"; then
-	pass "compare: failed with 'spin_lock_counter VERDICT refused -> accepted'"
+elif grep -qE '^spin_lock_counter +VERDICT failure -> success' "$tmp/compare.log"; then
+	pass "compare: failed with 'spin_lock_counter VERDICT failure -> success'"
 else
 	tail -n 20 "$tmp/compare.log"
 	fail "compare: output lacks the changed verdict"
