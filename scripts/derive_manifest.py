@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Derive the selftest manifest from the objects' annotations.
 
-Usage: derive_manifest.py LOADER OBJECT... > tests.list
+Usage: derive_manifest.py [--expected-logs DIR] LOADER OBJECT... > tests.list
 
 Each program's expectations are BTF decl tags written with the macros of
 selftests/bpf_misc.h; `bpftool btf dump` shows them. LOADER --list-builtin
 adds the tests that are not programs of an object (hand-built BTF cases,
 generated programs). A bad combination of annotations stops with its reason:
 a test that cannot fail is not written into the manifest.
+
+With --expected-logs DIR, a failing program states its message once: a
+program with __msg may not have DIR/PROG.log as well, and a log of no
+failing program (an orphan) stops the manifest too.
 """
 import json
 import os
@@ -33,6 +37,9 @@ HEADER = """\
 
 class Bad(Exception):
     pass
+
+
+MSG_PROGS = set()   # failing programs whose __msg states their message
 
 
 def tags_of(path):
@@ -85,6 +92,8 @@ def program_entries(prog, obj, base, tags):
     if checks and retval is None:
         raise Bad('checks after the run need __retval(N): the program must run')
     if 'expect_failure' in keys:
+        if 'expect_msg' in keys:
+            MSG_PROGS.add(prog)
         yield f'{prog} {obj} fail'
     elif retval is not None:
         ret = [] if retval == '0' else [f'@retval={retval}']
@@ -121,17 +130,38 @@ def object_entries(path):
             raise Bad(f'{name}: {e}')
 
 
+def check_logs(logs, failing):
+    """One source per message: no log beside a __msg, no log of nothing."""
+    bad = []
+    for name in sorted(os.listdir(logs)):
+        prog = name[:-len('.log')]
+        if not name.endswith('.log'):
+            continue
+        if prog in MSG_PROGS:
+            bad.append(f'{prog}: both __msg and {logs}/{name}; keep one')
+        elif prog not in failing:
+            bad.append(f'{logs}/{name}: no failing program {prog} (an orphan)')
+    if bad:
+        sys.exit('\n'.join(bad))
+
+
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    logs = None
+    if args[:1] == ['--expected-logs']:
+        logs, args = args[1], args[2:]
+    if not args:
         sys.exit(__doc__)
     lines = []
-    for path in sys.argv[2:]:
+    for path in args[1:]:
         try:
             lines += object_entries(path)
         except Bad as e:
             sys.exit(f'{path}: {e}')
-    lines += subprocess.run([sys.argv[1], '--list-builtin'], check=True,
+    lines += subprocess.run([args[0], '--list-builtin'], check=True,
                             capture_output=True, text=True).stdout.splitlines()
+    if logs:
+        check_logs(logs, {line.split()[0] for line in lines if line.split()[2] == 'fail'})
     names = [line.split()[0] for line in lines]
     dups = sorted({n for n in names if names.count(n) > 1})
     if dups:

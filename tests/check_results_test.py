@@ -206,6 +206,15 @@ class CheckResults(unittest.TestCase):
             with open(os.path.join(exp, 'prog_a.log')) as f:
                 return f.read()
 
+    def test_bless_leaves_a_program_with_msg_alone(self):
+        console = '    # bpf_prog: prog_a: bless-skip: its message is stated by __msg\n'
+        with tempfile.TemporaryDirectory() as exp:
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console, '--bless', exp)
+            self.assertEqual(rc, 0, out)
+            self.assertEqual(os.listdir(exp), [])
+        self.assertNotIn('no actual error', out)
+        self.assertIn('bless: 0 expected log(s) changed', out)
+
     def test_bless_writes_the_error(self):
         console = '        # bpf_prog: prog_a: bless-line: R1 invalid mem access\n'
         self.assertEqual(self.bless(console), 'R1 invalid mem access\n')

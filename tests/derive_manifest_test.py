@@ -98,5 +98,32 @@ class DeriveManifest(unittest.TestCase):
         self.assertIn('rbtree.c.bpf.o: no program has a test annotation', err)
 
 
+class OneSourcePerMessage(unittest.TestCase):
+    """check_logs(): a log beside a __msg, or of no failing program, stops the manifest."""
+
+    def check(self, logs, msg_progs, failing):
+        sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'scripts'))
+        import derive_manifest
+        derive_manifest.MSG_PROGS.clear()
+        derive_manifest.MSG_PROGS.update(msg_progs)
+        with tempfile.TemporaryDirectory() as d:
+            for name in logs:
+                open(os.path.join(d, name + '.log'), 'w').close()
+            try:
+                derive_manifest.check_logs(d, set(failing))
+            except SystemExit as e:
+                return str(e)
+        return None
+
+    def test_log_of_a_program_without_msg(self):
+        self.assertIsNone(self.check(['a'], [], ['a', 'b']))
+
+    def test_log_beside_msg(self):
+        self.assertIn('a: both __msg and', self.check(['a'], ['a'], ['a']))
+
+    def test_orphan_log(self):
+        self.assertIn('no failing program gone (an orphan)', self.check(['gone'], [], ['a']))
+
+
 if __name__ == '__main__':
     unittest.main()
