@@ -51,7 +51,9 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   derived manifest, stdin to stdout: the fuzz run and the benchmarks),
   UPSTREAM_SELFTESTS (tools/testing/selftests/bpf of a Linux 6.3 tree: run
   its linked-list and rbtree selftests too), KERNEL_ARGS (more of the
-  guest kernel's command line)
+  guest kernel's command line), LINUX_SOURCE_TARBALL (another kernel
+  tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
+  cases of 6.1's test_verifier)
 EOF
 }
 

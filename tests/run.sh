@@ -96,6 +96,27 @@ done <<'OPTIONS'
 one two|a test run takes at most 1 argument(s): one two
 OPTIONS
 
+# The README names every option and environment variable of --help, and
+# its environment list names no other.
+"$REPO/run_tests.sh" --help >"$tmp/help.txt"
+if python3 - "$tmp/help.txt" "$REPO/README.md" <<'PY'
+import re, sys
+help, readme = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+env_help = set(re.findall(r'\b([A-Z][A-Z_]{2,})\b(?= \(|,|$)', help.split('environment:', 1)[1], re.M))
+env_readme = set(re.findall(r'`([A-Z][A-Z_]{2,})`', readme.split('Environment: ', 1)[1].split('\n\n', 1)[0]))
+opts = {o for o in re.findall(r'--[a-z][a-z-]+', help) if f'`{o}' not in readme}
+bad = [f'--help has {e}, the README\'s environment list not' for e in sorted(env_help - env_readme)]
+bad += [f'the README\'s environment list has {e}, --help not' for e in sorted(env_readme - env_help)]
+bad += [f'the README does not name {o}' for o in sorted(opts)]
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+then
+	pass "README and --help name the same options and environment"
+else
+	fail "README and --help disagree (above)"
+fi
+
 if UPSTREAM_SELFTESTS=/no/such "$REPO/run_tests.sh" >"$tmp/noupstream.log" 2>&1; then
 	fail "UPSTREAM_SELFTESTS=/no/such: passed"
 elif [ "$?" = 2 ] && grep -q 'error: UPSTREAM_SELFTESTS must name' "$tmp/noupstream.log"; then
