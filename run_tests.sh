@@ -240,6 +240,8 @@ kunit_py exec "${kernel_args[@]}" --timeout="$KUNIT_TIMEOUT" \
 	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs" \
 	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"} || kunit_rc=$?
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
+python3 "$REPO/scripts/ktap.py" "$SRC_DIR/tools/testing/kunit" "$RESULTS_DIR/console.log" \
+	>"$RESULTS_DIR/ktap.txt" || die "cannot extract the KTAP from the console"
 cp "$build_dir/.config" "$RESULTS_DIR/kernel.config" 2>/dev/null || true
 cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1 >"$RESULTS_DIR/series.sha256"
 

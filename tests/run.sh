@@ -42,6 +42,14 @@ else
 	fail "./run_tests.sh"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
+# ktap.txt is KTAP that kunit.py's own parser reads back to the same count.
+ktap_ran=$(python3 "$SRC_DIR/tools/testing/kunit/kunit.py" parse "$RESULTS_DIR/ktap.txt" 2>&1 |
+	sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p' | tail -n 1)
+if [ -n "$ktap_ran" ] && [[ $main_counts == "results: $ktap_ran passed, 0 failed"* ]]; then
+	pass "ktap.txt: kunit.py parse reads $ktap_ran tests, as the run reported"
+else
+	fail "ktap.txt: kunit.py parse read '${ktap_ran:-nothing}', the run said '$main_counts'"
+fi
 # The statistics are in veristat's schema: the tree's own veristat compares them.
 log "veristat -C reads the baseline and the run's statistics"
 if gcc -O2 -o "$tmp/veristat" "$SRC_DIR/tools/testing/selftests/bpf/veristat.c" \
