@@ -162,7 +162,7 @@ if [ "$debug" = 1 ]; then
 	kernel_args=(--kernel_args=kasan_multi_shot)
 fi
 # KERNEL_ARGS: more of the guest's command line (the benchmarks turn the
-# harness's poisoning of freed objects off)
+# harness's object hooks or their poisoning off)
 [ -z "${KERNEL_ARGS:-}" ] || kernel_args+=(--kernel_args="$KERNEL_ARGS")
 # A failed build leaves no console log behind, not the previous one.
 rm -f "$build_dir/test.log"

@@ -52,7 +52,7 @@ static void drain_and_check(struct kunit *test, int n)
 	fill(test, &v, n);
 	KUNIT_EXPECT_EQ(test, list_count_nodes(&v.head), (size_t)n);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, n);
-	bpf_list_head_free(&root, &v.head, &v.lock);
+	graph_root_free(&root, &v, &v.lock);
 	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
 	KUNIT_EXPECT_EQ(test, v.lock.val, 0);
 	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0, "objects left of %d", n);
@@ -78,7 +78,7 @@ static void list_free_zeroed_head(struct kunit *test)
 {
 	struct kvalue v = {};
 
-	bpf_list_head_free(&root, &v.head, &v.lock);
+	graph_root_free(&root, &v, &v.lock);
 	KUNIT_EXPECT_PTR_EQ(test, v.head.next, &v.head);
 	KUNIT_EXPECT_PTR_EQ(test, v.head.prev, &v.head);
 }
@@ -90,8 +90,8 @@ static void list_free_twice(struct kunit *test)
 	struct kvalue v = {};
 
 	fill(test, &v, 3);
-	bpf_list_head_free(&root, &v.head, &v.lock);
-	bpf_list_head_free(&root, &v.head, &v.lock);
+	graph_root_free(&root, &v, &v.lock);
+	graph_root_free(&root, &v, &v.lock);
 	KUNIT_EXPECT_TRUE(test, list_empty(&v.head));
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }

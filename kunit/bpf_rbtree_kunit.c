@@ -113,7 +113,7 @@ static void free_and_check(struct kunit *test, const struct bpf_map_graph_root *
 	fill(test, &v, n, items);
 	KUNIT_ASSERT_EQ(test, count(&v.root), n);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, n * (1 + items));
-	bpf_rb_root_free(root, &v.root, &v.lock);
+	graph_root_free(root, &v, &v.lock);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
 	KUNIT_EXPECT_PTR_EQ(test, rb_first_cached(&v.root), NULL);
 	KUNIT_EXPECT_EQ(test, v.lock.val, 0);
@@ -199,7 +199,7 @@ static void rb_root_free_nodes_owning_trees(struct kunit *test)
 	}
 	/* 50 nodes, each owning 0-4 nodes: 10 * (0 + 1 + 2 + 3 + 4) */
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 50 + 100);
-	bpf_rb_root_free(&tree_of_trees_root, &v.root, &v.lock);
+	graph_root_free(&tree_of_trees_root, &v, &v.lock);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
 	KUNIT_EXPECT_EQ_MSG(test, graph_objs_live() - live, 0,
 			    "objects left of 50 nodes owning trees");
@@ -211,10 +211,10 @@ static void rb_root_free_zeroed_twice(struct kunit *test)
 	long live = graph_objs_live();
 	struct kvalue v = {};
 
-	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
+	graph_root_free(&tree_root, &v, &v.lock);
 	fill(test, &v, 3, 0);
-	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
-	bpf_rb_root_free(&tree_root, &v.root, &v.lock);
+	graph_root_free(&tree_root, &v, &v.lock);
+	graph_root_free(&tree_root, &v, &v.lock);
 	KUNIT_EXPECT_TRUE(test, RB_EMPTY_ROOT(&v.root.rb_root));
 	KUNIT_EXPECT_PTR_EQ(test, v.root.rb_leftmost, NULL);
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);

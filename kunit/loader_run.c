@@ -90,12 +90,7 @@ void run_loader(struct kunit *test, const char *name, char *const *args,
 void run_loader_timeout(struct kunit *test, const char *name, char *const *args,
 			int nr_args, int timeout_s)
 {
-	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin",
-#if !IS_ENABLED(CONFIG_BPF_GRAPH_OBJ_ACCOUNTING)
-		/* a kernel that cannot count them (--each-patch, early patches) */
-		"GRAPH_OBJS=uncounted",
-#endif
-		NULL };
+	static char *envp[] = { "HOME=/", "PATH=/sbin:/bin", NULL };
 	char *argv[LOADER_MAX_ARGS + 3];
 	struct subprocess_info *info;
 	struct loader_watch w = { };

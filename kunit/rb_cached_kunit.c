@@ -180,7 +180,7 @@ static void rb_root_free_frees_what_rbtree_add_built(struct kunit *test)
 		bpf_rbtree_add(as_root(&v.root), (struct bpf_rb_node *)&o->node, kobj_less);
 	}
 	KUNIT_ASSERT_EQ(test, graph_objs_live(), live + NR_KEYS);
-	bpf_rb_root_free(&value_root, &v.root, &v.lock);
+	graph_root_free(&value_root, &v, &v.lock);
 	KUNIT_EXPECT_EQ(test, graph_objs_live(), live);
 	KUNIT_EXPECT_NULL(test, rb_first_cached(&v.root));
 }

@@ -11,7 +11,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
 
 STATE=$WORK_DIR/tree-state		# series fingerprint of the applied tree
-POISON_DIFF=$REPO/scripts/poison_freed_objects.diff
+HOOKS_DIFF=$REPO/scripts/graph_obj_hooks.diff
 MTIMES=$WORK_DIR/tree-mtimes		# mtimes of the files the series touched
 
 export GIT_AUTHOR_NAME="bpf-graph harness" GIT_AUTHOR_EMAIL="harness@localhost"
@@ -62,7 +62,7 @@ fingerprint() {
 	{
 		echo "$pkg_version"
 		sha256sum <"$0"
-		sha256sum <"$POISON_DIFF"
+		sha256sum <"$HOOKS_DIFF"
 		series | while read -r p; do
 			echo "${p##*/} $(sha256sum <"$p")"
 		done
@@ -90,19 +90,15 @@ restore_mtimes() {
 }
 
 # The harness's own commit: hook kunit/ into kernel/bpf's Kconfig and
-# Makefile, and poison freed graph objects (scripts/poison_freed_objects.diff).
-# A prefix of the series before the objects' free helper is not poisoned.
+# Makefile, and route the objects of bpf_obj_new() through its test hooks
+# (scripts/graph_obj_hooks.diff, kunit/graph_obj_hooks.c): at every prefix
+# of the series, since memalloc.c is the allocator's, not the series'.
 hook_kunit() {
 	printf '\nsource "%s/Kconfig"\n' "$KUNIT_DIR" >>"$SRC_DIR/kernel/bpf/Kconfig"
 	printf '\nobj-$(CONFIG_BPF_GRAPH_KUNIT_TEST) += graph_kunit/\n' \
 		>>"$SRC_DIR/kernel/bpf/Makefile"
-	if git_src apply --check "$POISON_DIFF" 2>/dev/null; then
-		git_src apply "$POISON_DIFF"
-	elif [ -z "${SERIES_UPTO:-}" ]; then
-		die "the harness's $POISON_DIFF does not apply to the whole series"
-	else
-		log "harness: freed graph objects are not poisoned at this prefix"
-	fi
+	git_src apply "$HOOKS_DIFF" ||
+		die "the harness's $HOOKS_DIFF does not apply to this tree"
 	git_src commit -q -a -m "harness: build the project's KUnit suites from $KUNIT_DIR"
 }
 

@@ -199,6 +199,22 @@ static void head_over_timer(struct btf *btf)
 	add_bar(btf);
 }
 
+/* Special fields of a map value never share bytes, whatever their kinds */
+static void lock_over_timer(struct btf *btf)
+{
+	STRUCT(btf, "foo", 16, { "lock", SPIN_LOCK, 0 }, { "t", TIMER, 0 });
+}
+
+static void kptr_over_lock(struct btf *btf)
+{
+	STRUCT(btf, "foo", 8, { "lock", SPIN_LOCK, 0 }, { "p", KPTR, 0 });
+}
+
+static void kptr_over_timer(struct btf *btf)
+{
+	STRUCT(btf, "foo", 16, { "t", TIMER, 0 }, { "p", KPTR, 64 });
+}
+
 /* What must load: a lock alone, and a list of nodes next to its lock */
 static void lock_only(struct btf *btf)
 {
@@ -265,6 +281,9 @@ static const struct {
 	{ "btf_lock_misaligned", "EINVAL", lock_misaligned },
 	{ "btf_map_head_over_kptr", "EEXIST", head_over_kptr, "foo" },
 	{ "btf_map_head_over_timer", "EEXIST", head_over_timer, "foo" },
+	{ "btf_map_lock_over_timer", "EEXIST", lock_over_timer, "foo" },
+	{ "btf_map_kptr_over_lock", "EEXIST", kptr_over_lock, "foo" },
+	{ "btf_map_kptr_over_timer", "EEXIST", kptr_over_timer, "foo" },
 	{ "btf_lock_only", "0", lock_only },
 	{ "btf_owner_and_owned", "0", owner_and_owned },
 	{ "btf_map_roots_owned", "0", owner_and_owned, "foo" },

@@ -63,7 +63,7 @@
  *
  * After pass, load and fail, the object is closed, and every graph object
  * allocated since the load must be freed with its maps within
- * FREE_TIMEOUT_MS (the count is CONFIG_BPF_GRAPH_OBJ_ACCOUNTING's).
+ * FREE_TIMEOUT_MS (the count is the harness's, kunit/graph_obj_hooks.c).
  *
  * Everything goes to REPORT; the exit status is the verdict (0 = passed).
  * "actual-error: " lines name the actual errors; "bless-line: " lines are what
@@ -560,23 +560,14 @@ struct graph_objs {
 };
 
 static struct graph_objs at_load;	/* the counts before the object was opened */
-/* The bridge says so when the kernel has no CONFIG_BPF_GRAPH_OBJ_ACCOUNTING:
- * only prefixes of the series before the counts (--each-patch).
- */
-static bool uncounted;
-
 static int read_graph_objs(struct graph_objs *c)
 {
 	FILE *f;
 	int n;
 
-	if (uncounted) {
-		c->allocated = c->freed = 0;
-		return 0;
-	}
 	f = fopen(GRAPH_OBJS, "r");
 	if (!f) {
-		say("FAIL: cannot read %s (CONFIG_BPF_GRAPH_OBJ_ACCOUNTING): %s",
+		say("FAIL: cannot read %s (the harness's graph_obj_hooks.c): %s",
 		    GRAPH_OBJS, strerror(errno));
 		return 1;
 	}
@@ -604,10 +595,6 @@ static int read_graph_count(const char *name, long long *val)
 {
 	struct graph_objs since;
 
-	if (uncounted) {
-		say("FAIL: %s: this kernel does not count graph objects", name);
-		return -EIO;
-	}
 	if (read_since_load(&since))
 		return -EIO;
 	if (!strcmp(name, "@allocated"))
@@ -669,11 +656,6 @@ static int wait_all_freed(bool verbose)
 	long live = 0;
 	int ms;
 
-	if (uncounted) {
-		if (verbose)
-			say("ok: closed (this kernel does not count graph objects)");
-		return 0;
-	}
 	for (ms = 0; ms <= FREE_TIMEOUT_MS; ms += 10) {
 		if (read_since_load(&since))
 			return 1;
@@ -867,7 +849,6 @@ int main(int argc, char **argv)
 	if (!report)
 		return 2;
 	setvbuf(report, NULL, _IOLBF, 0);
-	uncounted = getenv("GRAPH_OBJS") && !strcmp(getenv("GRAPH_OBJS"), "uncounted");
 	mount_sysfs();
 	if (!strcmp(argv[2], "--kmemleak"))
 		return kmemleak(argv[3], argc > 4 ? argv[4] : NULL);
@@ -1009,7 +990,7 @@ int main(int argc, char **argv)
 	} else if (drain) {
 		struct stress_env env = {
 			.say = say, .read_global = read_global,
-			.read_graph_count = uncounted ? NULL : read_graph_count,
+			.read_graph_count = read_graph_count,
 		};
 
 		ret = run_stress(obj, prog, drain, strtol(argv[6], NULL, 0), &env);
