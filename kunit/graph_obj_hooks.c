@@ -75,6 +75,12 @@ void *bpf_graph_obj_note_alloc(void *obj)
 
 bool bpf_graph_obj_hook_free(void *obj)
 {
+	/* bpf_mem_alloc()'s answer to a zero size: nothing was counted, and
+	 * bpf_mem_free() finds no cache for it (an empty struct before the
+	 * series gives it a real object)
+	 */
+	if (ZERO_OR_NULL_PTR(obj))
+		return false;
 	atomic_long_inc(&bpf_graph_objs_freed);
 	if (bpf_graph_obj_from_slab()) {
 		kfree(obj - sizeof(void *));
