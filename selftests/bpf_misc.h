@@ -24,6 +24,9 @@
  *   __iter_attach(MAP, ERRNO)  with __success, an iter/bpf_map_elem
  *                   program: attaching it to MAP ends in ERRNO ("EACCES"),
  *                   or "0" (and the iterator is run)
+ *   __value_bytes(MAP)  with __retval: MAP's key 0 is written from user
+ *                   space before the run; after it, the bytes around its
+ *                   special fields are checked through every syscall copy
  *
  * Checks after the run (they need __retval):
  *   __global_eq(VAR, N)  global variable VAR of the object equals N
@@ -51,6 +54,7 @@
 #define __flag(flag)		__test_tag("test_prog_flags=" #flag)
 #define __caps_only(names)	__test_tag("test_caps_only=" names)
 #define __iter_attach(map, err)	__test_tag("test_iter_attach=" #map " " err)
+#define __value_bytes(map)	__test_tag("test_value_bytes=" #map)
 
 #define __global_eq(var, n)	__test_tag("test_global=" #var "=" #n)
 #define __allocated(n)		__test_tag("test_allocated=" #n)

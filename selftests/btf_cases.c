@@ -255,6 +255,94 @@ static void obj_largest(struct btf *btf)
 	add_sized(btf, 4088);
 }
 
+/*
+ * Ownership rules must hold wherever a member sits. Each rule below names
+ * the members of its structs once; a case is built for every order of
+ * them ("btf_pos_RULE_ORDER", ORDER the members' indices in layout order,
+ * the same order for each struct of the rule), members 8-byte aligned.
+ */
+struct member {
+	const char *name;
+	int type;
+	int size;
+	const char *contains;
+};
+
+#define MAX_MEMBERS 3
+#define MAX_STRUCTS 4
+
+static const struct pos_rule {
+	const char *name;
+	const char *expect;
+	const char *structs[MAX_STRUCTS];
+	struct member m[MAX_STRUCTS][MAX_MEMBERS];
+} pos_rules[] = {
+	{ "own_type", "ELOOP", { "foo" },
+	  { { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:foo:node" },
+	      { "node", LIST_NODE, 16 } } } },
+	{ "own_type_rb", "ELOOP", { "foo" },
+	  { { { "lock", SPIN_LOCK, 4 }, { "root", RB_ROOT, 16, "contains:foo:node" },
+	      { "node", RB_NODE, 24 } } } },
+	{ "own_each_other", "ELOOP", { "foo", "bar" },
+	  { { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:bar:node" },
+	      { "node", LIST_NODE, 16 } },
+	    { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:foo:node" },
+	      { "node", LIST_NODE, 16 } } } },
+	/* a node type may own graphs only of types that own none */
+	{ "three_levels", "ELOOP", { "foo", "bar", "baz", "qux" },
+	  { { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:bar:node" },
+	      { "data", INT, 4 } },
+	    { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:baz:node" },
+	      { "node", LIST_NODE, 16 } },
+	    { { "lock", SPIN_LOCK, 4 }, { "root", RB_ROOT, 16, "contains:qux:node" },
+	      { "node", LIST_NODE, 16 } },
+	    { { "key", INT, 4 }, { "node", RB_NODE, 24 }, { "data", INT, 4 } } } },
+	{ "list_and_rb_node", "EINVAL", { "bar" },
+	  { { { "l", LIST_NODE, 16 }, { "r", RB_NODE, 24 }, { "key", INT, 4 } } } },
+	/* and what must load, in every order */
+	{ "two_levels", "0", { "foo", "bar", "baz" },
+	  { { { "lock", SPIN_LOCK, 4 }, { "head", LIST_HEAD, 16, "contains:bar:node" },
+	      { "data", INT, 4 } },
+	    { { "lock", SPIN_LOCK, 4 }, { "root", RB_ROOT, 16, "contains:baz:node" },
+	      { "node", LIST_NODE, 16 } },
+	    { { "key", INT, 4 }, { "node", RB_NODE, 24 }, { "data", INT, 4 } } } },
+};
+
+static const char *const orders[] = { "012", "021", "102", "120", "201", "210" };
+
+static void add_pos_rule(struct btf *btf, const struct pos_rule *r, const char *order)
+{
+	struct field f[MAX_MEMBERS];
+	int s, i, off;
+
+	for (s = 0; s < MAX_STRUCTS && r->structs[s]; s++) {
+		for (i = 0, off = 0; i < MAX_MEMBERS; i++) {
+			const struct member *m = &r->m[s][order[i] - '0'];
+
+			f[i] = (struct field){ m->name, m->type, off * 8, m->contains };
+			off += (m->size + 7) & ~7;
+		}
+		add_struct(btf, r->structs[s], off, f, MAX_MEMBERS);
+	}
+}
+
+/* The rule and order of case @name, or NULL */
+static const struct pos_rule *pos_case(const char *name, const char **order)
+{
+	unsigned int i, o;
+	char buf[64];
+
+	for (i = 0; i < ARRAY_SIZE(pos_rules); i++)
+		for (o = 0; o < ARRAY_SIZE(orders); o++) {
+			snprintf(buf, sizeof(buf), "btf_pos_%s_%s", pos_rules[i].name, orders[o]);
+			if (!strcmp(buf, name)) {
+				*order = orders[o];
+				return &pos_rules[i];
+			}
+		}
+	return NULL;
+}
+
 static const struct {
 	const char *name;
 	const char *expect;	/* the errno of the load, or "0" */
@@ -393,15 +481,20 @@ static int load_obj_new(struct btf *btf)
 /* The manifest's lines of the BTF cases (scripts/derive_manifest.py). */
 void list_btf_cases(FILE *out)
 {
-	unsigned int i;
+	unsigned int i, o;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		fprintf(out, "%s - btf %s\n", cases[i].name, cases[i].expect);
+	for (i = 0; i < ARRAY_SIZE(pos_rules); i++)
+		for (o = 0; o < ARRAY_SIZE(orders); o++)
+			fprintf(out, "btf_pos_%s_%s - btf %s\n", pos_rules[i].name, orders[o],
+				pos_rules[i].expect);
 }
 
 int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...))
 {
-	const char *what;
+	const struct pos_rule *pos;
+	const char *what, *order;
 	unsigned int i, e;
 	struct btf *btf;
 	int err;
@@ -416,11 +509,13 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		if (!strcmp(cases[i].name, name))
 			break;
-	if (i == ARRAY_SIZE(cases)) {
+	pos = i == ARRAY_SIZE(cases) ? pos_case(name, &order) : NULL;
+	if (i == ARRAY_SIZE(cases) && !pos) {
 		say("FAIL: no BTF case %s in the loader", name);
 		return 1;
 	}
-	what = cases[i].obj_new ? "bpf_obj_new program load" :
+	what = pos ? "BTF load" :
+	       cases[i].obj_new ? "bpf_obj_new program load" :
 	       !cases[i].map_value ? "BTF load" :
 	       cases[i].freeze ? "map creation and freeze" : "map creation";
 	btf = base_btf();
@@ -428,12 +523,15 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 		say("FAIL: cannot build the base BTF");
 		return 1;
 	}
-	cases[i].build(btf);
+	if (pos)
+		add_pos_rule(btf, pos, order);
+	else
+		cases[i].build(btf);
 	err = -btf__load_into_kernel(btf);
-	if (!err && cases[i].map_value)
+	if (!err && !pos && cases[i].map_value)
 		err = create_map(btf, cases[i].map_value, cases[i].map_flags,
 				 cases[i].freeze);
-	if (!err && cases[i].obj_new)
+	if (!err && !pos && cases[i].obj_new)
 		err = load_obj_new(btf);
 	btf__free(btf);
 	if (err != errnos[e].err) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * __iter_attach(MAP, ERRNO) on an iter/bpf_map_elem program: once loaded,
- * it is attached to the object's map MAP; the attach must fail with ERRNO,
- * or, for "0", succeed, and the iterator is then read to its end (the
- * program runs on every element).
+ * __iter_attach(MAP, ERRNO) on a map iterator program (iter/bpf_map_elem or
+ * iter/bpf_sk_storage_map): once loaded, it is attached to the object's map
+ * MAP; the attach must fail with ERRNO, or, for "0", succeed, and the
+ * iterator is then read to its end (the program runs on every element).
  */
 #define _GNU_SOURCE		/* strerrorname_np() */
 #include <errno.h>

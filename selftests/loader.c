@@ -29,7 +29,9 @@
  *   A program annotated __caps_only(NAMES) is loaded with only those
  *   capabilities effective (caps.c); a load test annotated
  *   __iter_attach(MAP, ERRNO) is attached as a map element iterator to
- *   MAP, which must end in ERRNO (iter_attach.c).
+ *   MAP, which must end in ERRNO (iter_attach.c). A program annotated
+ *   __value_bytes(MAP) runs between a write of MAP's key 0 from user space
+ *   and the syscalls that copy that value (value_bytes.c).
  *
  *   loader REPORT PROG OBJECT stress DRAIN OPS
  *     load PROG and DRAIN, run PROG OPS times on every CPU at once while
@@ -89,6 +91,7 @@
 #include "caps.h"
 #include "table_msgs.h"
 #include "iter_attach.h"
+#include "value_bytes.h"
 #include "bench.h"
 #include "failslab.h"
 #include "gen.h"
@@ -995,7 +998,13 @@ int main(int argc, char **argv)
 
 		ret = run_stress(obj, prog, drain, strtol(argv[6], NULL, 0), &env);
 	} else {
-		ret = run_prog(obj, prog, argc - 5, argv + 5);
+		const char *bytes_map;
+		bool bytes = prog_tags(obj, name, "value_bytes", &bytes_map, 1) == 1;
+
+		ret = bytes ? value_bytes_seed(obj, bytes_map, say) : 0;
+		ret = ret ?: run_prog(obj, prog, argc - 5, argv + 5);
+		if (!ret && bytes)
+			ret = value_bytes_check(obj, bytes_map, say);
 	}
 	bpf_object__close(obj);
 	return check_all_freed() ? 1 : ret;

@@ -180,4 +180,89 @@ int map_values_pruned_add_other(struct __sk_buff *skb)
 	return 0;
 }
 
+/*
+ * The same for values that hold only a lock, behind some data: nested
+ * callbacks must tell the two elements' locks apart without any graph
+ * root to go by.
+ */
+struct lock_elem {
+	long data;
+	struct bpf_spin_lock lock;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct lock_elem);
+} lock_elems SEC(".maps");
+
+long lock_only_counted;
+
+struct lock_nest_ctx {
+	struct lock_elem *outer;
+};
+
+static long lock_only_unlock_inner(void *map, int *key, struct lock_elem *val,
+				   struct lock_nest_ctx *c)
+{
+	bpf_spin_lock(&c->outer->lock);
+	bpf_spin_unlock(&val->lock);
+	return 0;
+}
+
+static long lock_only_nest_unlock(void *map, int *key, struct lock_elem *val, void *ctx)
+{
+	struct lock_nest_ctx c = { .outer = val };
+
+	bpf_for_each_map_elem(&lock_elems, lock_only_unlock_inner, &c, 0);
+	return 0;
+}
+
+SEC("tc")
+__failure
+int for_each_nested_lock_only_unlock_other(void *ctx)
+{
+	bpf_for_each_map_elem(&lock_elems, lock_only_nest_unlock, NULL, 0);
+	return 0;
+}
+
+static long lock_only_count_inner(void *map, int *key, struct lock_elem *val,
+				  struct lock_nest_ctx *c)
+{
+	bpf_spin_lock(&c->outer->lock);
+	c->outer->data++;
+	bpf_spin_unlock(&c->outer->lock);
+	bpf_spin_lock(&val->lock);
+	val->data++;
+	bpf_spin_unlock(&val->lock);
+	return 0;
+}
+
+static long lock_only_nest_count(void *map, int *key, struct lock_elem *val, void *ctx)
+{
+	struct lock_nest_ctx c = { .outer = val };
+
+	bpf_for_each_map_elem(&lock_elems, lock_only_count_inner, &c, 0);
+	lock_only_counted += val->data;
+	return 0;
+}
+
+/* Each outer visit adds 2 to its element and 1 to the other's: the
+ * element visited first holds 3 after its visit, the second 4.
+ */
+SEC("tc")
+__success __retval(0) __global_eq(lock_only_counted, 7)
+int for_each_nested_lock_only_own_locks(void *ctx)
+{
+	struct lock_elem zero = {};
+	int k0 = 0, k1 = 1;
+
+	if (bpf_map_update_elem(&lock_elems, &k0, &zero, 0) ||
+	    bpf_map_update_elem(&lock_elems, &k1, &zero, 0))
+		return 1;
+	bpf_for_each_map_elem(&lock_elems, lock_only_nest_count, NULL, 0);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 10) = "GPL";

@@ -364,6 +364,24 @@ long rbtree_ctx_as_node(void *ctx)
 	return 0;
 }
 
+/* A global function is verified once, on its own arguments; as less()
+ * it would run with the lock held and its return value unchecked, and
+ * it could write the rb_node it is given.
+ */
+__noinline bool less_global(struct bpf_rb_node *a, const struct bpf_rb_node *b)
+{
+	if (a)
+		*(volatile long *)a = 0;
+	return false;
+}
+
+SEC("tc")
+__failure
+long rbtree_less_global(void *ctx)
+{
+	return add_with(less_global);
+}
+
 /* Beyond upstream: a node may only be removed from the tree it is in. */
 SEC("tc")
 __failure
