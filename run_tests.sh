@@ -53,7 +53,9 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   its linked-list and rbtree selftests too), KERNEL_ARGS (more of the
   guest kernel's command line), LINUX_SOURCE_TARBALL (another kernel
   tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
-  cases of 6.1's test_verifier)
+  cases of 6.1's test_verifier), MUTANTS_DIR (--mutants: another catalogue
+  than mutants/, e.g. scripts/gen_mutants.py's), MUTANTS_RESUME (1: go on
+  with the verdicts of an earlier --mutants pass)
 EOF
 }
 

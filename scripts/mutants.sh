@@ -3,6 +3,10 @@
 # and count the mutants it kills (the run fails).
 #
 #   ./run_tests.sh --mutants [GLOB]    (GLOB: a pattern for mutants/*.diff names)
+#   MUTANTS_DIR=DIR MUTANTS_RESUME=1 ./run_tests.sh --mutants [GLOB]
+#
+# The verdicts go to WORK_DIR/mutants/verdicts.tsv as they come, so a pass
+# that stops (a session's end) goes on with MUTANTS_RESUME=1.
 #
 # Each mutants/NAME.diff is a diff against the patched tree; its first line,
 # "Reason: ...", says what bug it simulates. A mutant no test can kill
@@ -18,11 +22,24 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 . "$REPO/scripts/common.sh"
 
 glob=${1:-*}
+# MUTANTS_DIR: another catalogue (scripts/gen_mutants.py writes one);
+# MUTANTS_RESUME=1: keep the verdicts of an earlier pass over the same
+# series and run only the mutants it did not reach.
+mdir=${MUTANTS_DIR:-$REPO/mutants}
 # a name that matches nothing is refused before anything, the baseline run too
-compgen -G "$REPO/mutants/$glob.diff" >/dev/null || die "no mutant matches mutants/$glob.diff"
+compgen -G "$mdir/$glob.diff" >/dev/null || die "no mutant matches ${MUTANTS_DIR:-mutants}/$glob.diff"
 out=$WORK_DIR/mutants
-rm -rf "$out"
-mkdir -p "$out"
+verdicts=$out/verdicts.tsv
+series=$(cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1)
+if [ "${MUTANTS_RESUME:-0}" = 1 ] && [ -s "$verdicts" ]; then
+	[ "$(head -n 1 "$verdicts")" = "series $series" ] ||
+		die "$verdicts is of another series: run without MUTANTS_RESUME"
+	log "resuming: $(($(wc -l <"$verdicts") - 1)) mutant(s) already have a verdict in $verdicts"
+else
+	rm -rf "$out"
+	mkdir -p "$out"
+	echo "series $series" >"$verdicts"
+fi
 # A mutant that hangs the guest is killed by kunit.py's timeout.
 export KUNIT_TIMEOUT=${MUTANT_TIMEOUT:-400}
 
@@ -37,43 +54,48 @@ trap '"$REPO/scripts/tree.sh" >/dev/null 2>&1 || true' EXIT
 log "baseline: the unmutated suite must pass"
 run baseline || die "the suite fails without a mutant: see $out/baseline.log"
 
-killed=0 total=0 broken=0 equivalents=0 survivors=() wrong=()
-for m in "$REPO"/mutants/$glob.diff; do
+# One line per mutant in $verdicts: NAME, its class (killed, survived,
+# equivalent, wrong: killed but marked equivalent, broken), the verdict.
+for m in "$mdir"/$glob.diff; do
 	name=$(basename "$m" .diff)
 	reason=$(sed -n '1s/^Reason: //p' "$m")
 	[ -n "$reason" ] || die "$m: the first line must be 'Reason: ...'"
+	if grep -q "^$name	" "$verdicts"; then
+		continue
+	fi
 	equivalent=$(sed -n '2s/^Equivalent: //p' "$m")
 	start=$(date +%s)
 	if run "$name" "$m"; then
 		if [ -n "$equivalent" ]; then
-			verdict="survived, equivalent: $equivalent"
-			equivalents=$((equivalents + 1))
+			class=equivalent verdict="survived, equivalent: $equivalent"
 		else
-			verdict=SURVIVED
-			survivors+=("$name: $reason")
+			class=survived verdict="SURVIVED: $reason"
 		fi
 	elif ! grep -q 'Starting KUnit Kernel' "$out/$name.log"; then
-		verdict="BROKEN (did not build, see $out/$name.log)"
-		broken=$((broken + 1))
+		class=broken verdict="BROKEN (did not build, see $out/$name.log)"
 	else
 		# grep stops after three itself: a reader that quits early
 		# would kill a writer with SIGPIPE, and pipefail this script.
 		verdict="killed by $(grep -m 3 '^FAILED: ' "$out/$name.log" |
 			sed 's/^FAILED: //' | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
-		killed=$((killed + 1))
-		[ -z "$equivalent" ] || wrong+=("$name")
+		class=killed
+		[ -z "$equivalent" ] || class=wrong
 	fi
-	[ "${verdict#BROKEN}" != "$verdict" ] || [ "${verdict#survived, equiv}" != "$verdict" ] ||
-		total=$((total + 1))
+	printf '%s\t%s\t%s\n' "$name" "$class" "$verdict" >>"$verdicts"
 	printf '%-45s %4ss  %s\n' "$name" "$(($(date +%s) - start))" "$verdict"
 done
 
-if [ ${#survivors[@]} -gt 0 ]; then
+count() { awk -F'\t' -v c="$1" 'NR > 1 && $2 == c' "$verdicts" | wc -l; }
+killed=$(count killed) survived=$(count survived) broken=$(count broken)
+equivalents=$(count equivalent) wrong=$(count wrong)
+if [ "$survived" -gt 0 ]; then
 	echo "survivors:"
-	printf '  %s\n' "${survivors[@]}"
+	awk -F'\t' 'NR > 1 && $2 == "survived" { print "  " $1 ": " $3 }' "$verdicts"
 fi
-if [ ${#wrong[@]} -gt 0 ]; then
-	echo "killed, but marked equivalent (fix the catalogue): ${wrong[*]}"
+if [ "$wrong" -gt 0 ]; then
+	echo "killed, but marked equivalent (fix the catalogue):" \
+		"$(awk -F'\t' 'NR > 1 && $2 == "wrong" { printf "%s ", $1 }' "$verdicts")"
 fi
-echo "mutants: $killed/$total killed, $broken broken, $equivalents equivalent not counted"
-[ "$killed" = "$total" ] && [ "$broken" = 0 ] && [ ${#wrong[@]} = 0 ]
+total=$((killed + survived + wrong))
+echo "mutants: $((killed + wrong))/$total killed, $broken broken, $equivalents equivalent not counted"
+[ "$survived" = 0 ] && [ "$broken" = 0 ] && [ "$wrong" = 0 ]

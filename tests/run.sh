@@ -25,7 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results compare_stats derive_manifest first_patches test_verifier_expected upstream_manifest; do
+for script in check_results compare_stats derive_manifest first_patches gen_mutants test_verifier_expected \
+	upstream_manifest; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
 		pass "$script.py unit tests"
@@ -304,9 +305,9 @@ tamper splat kunit/rb_cached_kunit.c \
 scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
 
 # A free path that forgets its nodes: the list and tree free paths stop
-# freeing (their calls of the per-object free, as patch 28 leaves them).
+# freeing (their calls of the per-object free, as patch 27 leaves them).
 copy_repo leak
-tamper leak patches/0028-*.patch 's|^+\t\t__bpf_obj_drop_impl((void \*)pos - root->node_offset, root->value_meta);$|+\t\t(void)pos;|'
+tamper leak patches/0027-*.patch 's|^+\t\t__bpf_obj_drop_impl((void \*)pos - root->node_offset, root->value_meta);$|+\t\t(void)pos;|'
 scenario leak "graph object\(s\) not freed [0-9]+ ms after the object was closed"
 
 # Runs last: it resets the shared tree to pristine; the next run reapplies

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Mutants generated from the series itself, one per applicable site.
+
+    gen_mutants.py SRC_DIR OUT_DIR
+
+SRC_DIR is the prepared tree (scripts/tree.sh): the lines the series adds
+are those of `git diff pristine applied` under kernel/, include/, net/ and
+lib/. Each mutant is one edit of one such line (or of two neighbouring
+ones), written to OUT_DIR/gen-FILE-LLINE-OP.diff in the format of
+mutants/*.diff ("Reason:" line, then a diff against the applied tree), for
+scripts/mutants.sh (MUTANTS_DIR=OUT_DIR). Operators:
+
+  cond-drop    if (C)  ->  if (false && (C))     a check removed
+  cond-negate  if (C)  ->  if (!(C))             a condition negated
+  or-assign    a |= b  ->  a = b
+  err-success  return -EXXX;  ->  return 0;      an error turned into success
+  off-by-one   <  <=  >  >=  ->  <=  <  >=  >
+  sibling-size sizeof(struct bpf_rb_root) <-> sizeof(struct bpf_rb_node), and
+               bpf_list_head <-> bpf_list_node
+  offset-zero  + x->y_off  ->  + 0               an offset replaced by 0
+  swap-free    two neighbouring statements of which one frees or drains,
+               swapped
+"""
+import difflib
+import os
+import re
+import subprocess
+import sys
+
+DIRS = ['kernel', 'include', 'net', 'lib']
+IF_RE = re.compile(r'^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{?\s*)$')
+ERR_RE = re.compile(r'\breturn\s+-E[A-Z0-9]+\s*;')
+CMP_RE = re.compile(r'(?<=\s)(<=|>=|<|>)(?=\s)')
+CMP_SWAP = {'<': '<=', '<=': '<', '>': '>=', '>=': '>'}
+SIBLINGS = [('struct bpf_rb_root', 'struct bpf_rb_node'),
+            ('struct bpf_list_head', 'struct bpf_list_node')]
+OFFSET_RE = re.compile(r'([+-]\s*)([A-Za-z_]\w*(?:->|\.)\w*off(?:set)?\w*)(?![\w.]|->)')
+FREES = re.compile(r'\b\w*(free|drop|drain|put)\w*\s*\(')
+DECL_RE = re.compile(r'^(struct|union|enum|const|unsigned|signed|int|long|char|bool|void|'
+                     r'u8|u16|u32|u64|s8|s16|s32|s64|size_t|LIST_HEAD)\b')
+
+
+def balanced(s):
+    depth = 0
+    for c in s:
+        depth += c == '('
+        depth -= c == ')'
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def is_code(line):
+    s = line.strip()
+    return bool(s) and not s.startswith(('/*', '*', '//', '#')) and '"' not in s
+
+
+def line_mutants(line):
+    """(op, new line) for every operator that applies to one line."""
+    if not is_code(line):
+        return []
+    # the code before a trailing comment; the comment is kept as it is
+    cut = min([i for i in (line.find('/*'), line.find('//')) if i >= 0], default=len(line))
+    return [(op, new + line[cut:]) for op, new in code_mutants(line[:cut])]
+
+
+def code_mutants(line):
+    out = []
+    m = IF_RE.match(line)
+    if m and balanced(m.group(2)):
+        head, cond, tail = m.groups()
+        out.append(('cond-drop', f'{head}(false && ({cond})){tail}'))
+        out.append(('cond-negate', f'{head}(!({cond})){tail}'))
+    if '|=' in line:
+        out.append(('or-assign', line.replace('|=', '=', 1)))
+    if ERR_RE.search(line):
+        out.append(('err-success', ERR_RE.sub('return 0;', line, count=1)))
+    m = CMP_RE.search(line)
+    if m and '->' not in line[m.start() - 1:m.end() + 1]:
+        op = m.group(1)
+        out.append(('off-by-one', line[:m.start()] + CMP_SWAP[op] + line[m.end():]))
+    for a, b in SIBLINGS:
+        for x, y in ((a, b), (b, a)):
+            if f'sizeof({x})' in line:
+                out.append(('sibling-size', line.replace(f'sizeof({x})', f'sizeof({y})', 1)))
+    m = OFFSET_RE.search(line)
+    if m:
+        out.append(('offset-zero', line[:m.start(2)] + '0' + line[m.end(2):]))
+    return out
+
+
+def statement(line):
+    """A statement that can move: no declaration, no jump."""
+    s = line.strip()
+    return is_code(line) and s.endswith(';') and not DECL_RE.match(s) and \
+        not s.startswith(('return', 'break', 'goto', 'continue'))
+
+
+def pair_mutants(a, b):
+    """(op, new a, new b) for two neighbouring lines."""
+    if statement(a) and statement(b) and (FREES.search(a) or FREES.search(b)) and \
+            a.strip() != b.strip() and a[:len(a) - len(a.lstrip())] == b[:len(b) - len(b.lstrip())]:
+        return [('swap-free', b, a)]
+    return []
+
+
+def git(src, *args):
+    return subprocess.run(['git', '-C', src, *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def series_top(src):
+    """The series' last commit: the applied tree without the harness commit."""
+    for line in git(src, 'log', '--format=%H %s', 'pristine..applied').splitlines():
+        commit, subject = line.split(' ', 1)
+        if not subject.startswith('harness:'):
+            return commit
+    sys.exit('gen_mutants.py: no series commit between pristine and applied')
+
+
+def added_lines(src):
+    """{path: sorted line numbers (1-based) the series adds, in the applied tree}
+
+    Files the harness commit touches (kernel/bpf/memalloc.c's hooks) are
+    left out: there the series' line numbers are not the applied tree's.
+    """
+    top = series_top(src)
+    harness = set(git(src, 'diff', '--name-only', top, 'applied').split())
+    diff = git(src, 'diff', '-U0', 'pristine', top, '--',
+               *DIRS, *[f':!{p}' for p in sorted(harness)])
+    added, path = {}, None
+    for line in diff.splitlines():
+        if line.startswith('+++ '):
+            path = line[6:] if line.startswith('+++ b/') else None
+        elif line.startswith('@@') and path and path.endswith(('.c', '.h')):
+            m = re.match(r'@@ -\S+ \+(\d+)(?:,(\d+))? @@', line)
+            start, count = int(m.group(1)), int(m.group(2) or 1)
+            added.setdefault(path, []).extend(range(start, start + count))
+    return added
+
+
+def write(out, path, lines, new, n, op, orig):
+    name = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}'
+    diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
+                                f'a/{path}', f'b/{path}', n=3)
+    with open(os.path.join(out, name + '.diff'), 'w') as f:
+        f.write(f'Reason: generated: {op} at {path}:{n}: {orig.strip()}\n')
+        f.writelines(diff)
+
+
+def main(src, out):
+    os.makedirs(out, exist_ok=True)
+    total = 0
+    counts = {}
+    for path, numbers in sorted(added_lines(src).items()):
+        lines = git(src, 'show', f'applied:{path}').splitlines()
+        series = set(numbers)
+        for n in numbers:
+            orig = lines[n - 1]
+            sites = [(op, n, [orig_new]) for op, orig_new in line_mutants(orig)]
+            if n + 1 in series:
+                sites += [(op, n, [na, nb]) for op, na, nb in pair_mutants(orig, lines[n])]
+            for op, at, repl in sites:
+                new = lines[:at - 1] + repl + lines[at - 1 + len(repl):]
+                write(out, path, lines, new, at, op, orig)
+                counts[op] = counts.get(op, 0) + 1
+                total += 1
+    print(f'{total} mutants in {out}: ' +
+          ', '.join(f'{op} {c}' for op, c in sorted(counts.items())))
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])

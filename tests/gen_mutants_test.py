@@ -1,0 +1,89 @@
+"""Unit tests for scripts/gen_mutants.py: its operators on single lines, and
+a whole run over a two-commit repository (pristine, applied)."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'scripts'))
+import gen_mutants  # noqa: E402
+
+
+def ops(line):
+    return dict(gen_mutants.line_mutants(line))
+
+
+class Operators(unittest.TestCase):
+    def test_if_is_dropped_and_negated(self):
+        m = ops('\tif (a && (b || c)) {')
+        self.assertEqual(m['cond-drop'], '\tif (false && (a && (b || c))) {')
+        self.assertEqual(m['cond-negate'], '\tif (!(a && (b || c))) {')
+
+    def test_if_spanning_lines_is_left_alone(self):
+        self.assertNotIn('cond-drop', ops('\tif (a &&'))
+
+    def test_error_return_becomes_success(self):
+        self.assertEqual(ops('\t\treturn -EINVAL;')['err-success'], '\t\treturn 0;')
+
+    def test_comparison_off_by_one_not_in_arrows_or_comments(self):
+        self.assertEqual(ops('\tfor (i = 0; i < n; i++)')['off-by-one'],
+                         '\tfor (i = 0; i <= n; i++)')
+        self.assertNotIn('off-by-one', ops('\tx = p->next;'))
+        self.assertEqual(ops('\tint off;\t/* < 0: none */'), {})
+
+    def test_or_assign_sibling_size_offset(self):
+        self.assertEqual(ops('\tnode |= f(x);')['or-assign'], '\tnode = f(x);')
+        self.assertEqual(ops('\tmemset(p, 0, sizeof(struct bpf_rb_root));')['sibling-size'],
+                         '\tmemset(p, 0, sizeof(struct bpf_rb_node));')
+        self.assertEqual(ops('\tq = (void *)pos - root->node_offset;')['offset-zero'],
+                         '\tq = (void *)pos - 0;')
+        self.assertNotIn('offset-zero', ops('\tx = reg->off + reg->var_off.value;'))
+
+    def test_strings_and_comments_are_not_code(self):
+        self.assertEqual(ops('\tverbose(env, "if (x < 1)\\n");'), {})
+        self.assertEqual(ops(' * if (a) return -EINVAL;'), {})
+
+    def test_free_statements_swap_but_declarations_do_not(self):
+        self.assertEqual(gen_mutants.pair_mutants('\tdrain(p);', '\tkfree(p);'),
+                         [('swap-free', '\tkfree(p);', '\tdrain(p);')])
+        self.assertEqual(gen_mutants.pair_mutants('\tLIST_HEAD(drain);', '\tkfree(p);'), [])
+        self.assertEqual(gen_mutants.pair_mutants('\ta = 1;', '\tb = 2;'), [])
+
+
+class WholeRun(unittest.TestCase):
+    def test_mutants_of_added_lines_only_and_they_apply(self):
+        with tempfile.TemporaryDirectory() as d:
+            src, out = os.path.join(d, 'src'), os.path.join(d, 'out')
+            os.makedirs(os.path.join(src, 'kernel'))
+            git = ['git', '-C', src, '-c', 'user.name=t', '-c', 'user.email=t@t']
+            path = os.path.join(src, 'kernel', 'f.c')
+            with open(path, 'w') as f:
+                f.write('int f(int a)\n{\n\tif (a)\n\t\treturn -EINVAL;\n\treturn 1;\n}\n')
+            subprocess.run(['git', 'init', '-q', src], check=True)
+            subprocess.run(git + ['add', '.'], check=True)
+            subprocess.run(git + ['commit', '-qm', 'base'], check=True)
+            subprocess.run(git + ['tag', 'pristine'], check=True)
+            with open(path, 'w') as f:
+                f.write('int f(int a)\n{\n\tif (a)\n\t\treturn -EINVAL;\n'
+                        '\tif (a > 2)\n\t\treturn -E2BIG;\n\treturn 1;\n}\n')
+            subprocess.run(git + ['commit', '-qam', 'bpf: series'], check=True)
+            subprocess.run(git + ['commit', '-q', '--allow-empty', '-m', 'harness: x'],
+                           check=True)
+            subprocess.run(git + ['tag', 'applied'], check=True)
+            subprocess.run([sys.executable, gen_mutants.__file__, src, out], check=True,
+                           capture_output=True)
+            names = sorted(os.listdir(out))
+            self.assertEqual(names, ['gen-f_c-L5-cond-drop.diff', 'gen-f_c-L5-cond-negate.diff',
+                                     'gen-f_c-L5-off-by-one.diff',
+                                     'gen-f_c-L6-err-success.diff'])
+            for name in names:
+                with open(os.path.join(out, name)) as f:
+                    self.assertTrue(f.readline().startswith('Reason: generated: '))
+                    diff = f.read()
+                subprocess.run(['git', '-C', src, 'apply', '--check', '-'], input=diff,
+                               text=True, check=True)
+
+
+if __name__ == '__main__':
+    unittest.main()
