@@ -141,6 +141,10 @@ def added_lines(src):
 
 def write(out, path, lines, new, n, op, orig):
     name = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}'
+    k = 2
+    while os.path.exists(os.path.join(out, name + '.diff')):  # two of one op on a line
+        name = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}{k}'
+        k += 1
     diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
                                 f'a/{path}', f'b/{path}', n=3)
     with open(os.path.join(out, name + '.diff'), 'w') as f:
@@ -150,6 +154,9 @@ def write(out, path, lines, new, n, op, orig):
 
 def main(src, out):
     os.makedirs(out, exist_ok=True)
+    for old in os.listdir(out):  # an earlier generation's mutants go
+        if old.startswith('gen-') and old.endswith('.diff'):
+            os.remove(os.path.join(out, old))
     total = 0
     counts = {}
     for path, numbers in sorted(added_lines(src).items()):
