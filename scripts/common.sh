@@ -7,6 +7,7 @@ log() { printf '==> %s\n' "$*" >&2; }
 # or from a script it runs (RUN_REASON_FILE).
 die() {
 	printf 'error: %s\n' "$*" >&2
+	# shellcheck disable=SC2034	# read by run_tests.sh's EXIT trap
 	EXIT_REASON=$*
 	[ -z "${RUN_REASON_FILE:-}" ] || printf '%s\n' "$*" >>"$RUN_REASON_FILE"
 	exit 2
@@ -21,6 +22,7 @@ die() {
 : "${GUEST_CPUS:=2}"
 export WORK_DIR SRC_DIR SELFTEST_OUT RESULTS_DIR KUNIT_TIMEOUT GUEST_CPUS
 
+# shellcheck disable=SC2034	# used by the scripts that source this one
 KUNIT_DIR=kernel/bpf/graph_kunit	# where kunit/ lands in the tree (git ignores it)
 
 # The tree the series applies to: Debian's linux-source-6.1 tarball, or

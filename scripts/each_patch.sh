@@ -42,7 +42,10 @@ mkdir -p "$RESULTS_DIR"
 exec 9>"$WORK_DIR/lock"
 flock -n 9 || die "another --each-patch run is using $WORK_DIR"
 
-mapfile -t patches < <(ls "$REPO"/patches/*.patch | grep -v '/0000-cover-letter.patch$')
+patches=()
+for p in "$REPO"/patches/*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
+done
 last=${#patches[@]}
 from=${range%-*} to=${range#*-}
 from=$((10#${from:-1})) to=$((10#${to:-$last}))

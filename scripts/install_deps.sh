@@ -7,7 +7,7 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 packages=(
 	linux-source-6.1 build-essential clang llvm dwarves libbpf-dev libelf-dev
 	zlib1g-dev libzstd-dev bpftool qemu-system-x86 python3 flex bison bc
-	libssl-dev cpio kmod git libcap-dev
+	libssl-dev cpio kmod git libcap-dev shellcheck
 )
 
 missing=()

@@ -8,7 +8,7 @@
 # free path and a patch that does not apply (exit 2); a
 # name filter runs exactly one selftest (and a rerun leaves the build out);
 # --compare fails on a changed verdict; a tree other than patches/BASE warns;
-# run.json records each run.
+# run.json records each run; the harness's shell passes shellcheck.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -35,6 +35,15 @@ for script in check_results compare_stats derive_manifest first_patches gen_muta
 		fail "$script.py unit tests"
 	fi
 done
+
+log "shellcheck: warnings and errors of the harness's shell"
+if shellcheck -x -s bash -S warning "$REPO/run_tests.sh" "$REPO"/scripts/*.sh \
+	"$REPO/tests/run.sh" "$REPO/.ci/run" >"$tmp/shellcheck.log" 2>&1; then
+	pass "shellcheck of run_tests.sh, scripts/*.sh, tests/run.sh, .ci/run"
+else
+	cat "$tmp/shellcheck.log"
+	fail "shellcheck of the harness's shell (above)"
+fi
 
 log "main job: ./run_tests.sh --compare tests/verifier-stats.csv"
 if "$REPO/run_tests.sh" --compare "$REPO/tests/verifier-stats.csv" | tee "$tmp/main.log"; then
