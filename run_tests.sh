@@ -219,10 +219,12 @@ if [ -n "${MANIFEST_EDIT:-}" ]; then
 	whole=$RESULTS_DIR/edited.list
 fi
 manifest=$RESULTS_DIR/tests.list
-python3 "$REPO/scripts/select_tests.py" --manifest "$whole" \
+select_rc=0
+python3 "$REPO/scripts/select_tests.py" --manifest "$whole" --kunit-dir "$REPO/kunit" \
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
 	--kunit-glob-out "$RESULTS_DIR/kunit-glob" --denied-out "$RESULTS_DIR/denied.list" ||
-	die "cannot select the tests"
+	select_rc=$?
+[ "$select_rc" = 0 ] || die "cannot select the tests$([ "$select_rc" != 2 ] || echo ": $glob names none")"
 glob=$(cat "$RESULTS_DIR/kunit-glob")
 # 6.1's own test_verifier (the bpf_test_verifier suite), when the run has it
 rm -f "$SELFTEST_OUT/test_verifier/"{expected,run-cases}

@@ -5,7 +5,9 @@
       Write to OUT the manifest M without the selftests of the denylist D
       (each reported with its reason) and, when G matches names of
       selftests, only those; write to F the kunit.py filter glob of the
-      run: the bridge's case when G chose selftests, else G.
+      run: the bridge's case when G chose selftests, else G. With
+      --kunit-dir K, a G that matches no selftest and no KUnit suite of
+      K/*.c (SUITE or SUITE.CASE) is refused (exit 2).
   select_tests.py --list --kunit-dir K --manifest M [--glob G]
       Print the KUnit suites of K/*.c and the selftests of M (matching G).
 """
@@ -26,6 +28,13 @@ def entries(lines):
         words = line.split('#', 1)[0].split()
         if words:
             yield i, words[0], words[2]
+
+
+def kunit_suites(kunit_dir):
+    """The names of the KUnit suites of kunit_dir/*.c"""
+    for path in sorted(globmod.glob(os.path.join(kunit_dir, '*.c'))):
+        with open(path) as f:
+            yield from SUITE_RE.findall(f.read())
 
 
 def read_denylist(path):
@@ -60,16 +69,20 @@ def main():
     tests = list(entries(lines))
 
     if args.list:
-        for path in sorted(globmod.glob(os.path.join(args.kunit_dir, '*.c'))):
-            for suite in SUITE_RE.findall(open(path).read()):
-                if not args.glob or fnmatch.fnmatch(suite, args.glob.split('.')[0]):
-                    print(f'kunit     {suite}')
+        for suite in kunit_suites(args.kunit_dir):
+            if not args.glob or fnmatch.fnmatch(suite, args.glob.split('.')[0]):
+                print(f'kunit     {suite}')
         for _, name, mode in tests:
             if not args.glob or fnmatch.fnmatch(name, args.glob):
                 print(f'selftest  {name} ({mode})')
         return 0
 
     chosen = {name for _, name, _ in tests if args.glob and fnmatch.fnmatch(name, args.glob)}
+    if args.glob and not chosen and args.kunit_dir and not any(
+            fnmatch.fnmatch(s, args.glob.split('.')[0]) for s in kunit_suites(args.kunit_dir)):
+        print(f'error: no selftest and no KUnit suite matches {args.glob} '
+              '(./run_tests.sh --list shows the names)', file=sys.stderr)
+        return 2
     kunit_glob = BRIDGE_GLOB if chosen else args.glob
     deny = read_denylist(args.denylist)
     drop, denied = set(), []
