@@ -45,7 +45,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   --rbtree-bench  the BPF rbtree against the same tree in C: ns/op, ratio
   --test-verifier-baseline  build the pristine kernel and record what 6.1's
             test_verifier reports there (tests/test_verifier/baseline-VERSION.txt)
-environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
+environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
+  (seconds for the whole guest run, default 300; 900 with --debug),
   GUEST_CPUS (default 2), MANIFEST (another selftest manifest than the one
   derived from the objects), MANIFEST_EDIT (a command that rewrites the
   derived manifest, stdin to stdout: the fuzz run and the benchmarks),
@@ -53,7 +54,9 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT,
   its linked-list and rbtree selftests too), KERNEL_ARGS (more of the
   guest kernel's command line), LINUX_SOURCE_TARBALL (another kernel
   tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
-  cases of 6.1's test_verifier), MUTANTS_DIR (--mutants: another catalogue
+  cases of 6.1's test_verifier), TEST_TIMEOUT (seconds a selftest may
+  run, default 30; 90 with --debug), QEMU_ARGS (more QEMU options, e.g.
+  "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR (--mutants: another catalogue
   than mutants/, e.g. scripts/gen_mutants.py's), MUTANTS_RESUME (1: go on
   with the verdicts of an earlier --mutants pass)
 EOF
@@ -107,6 +110,7 @@ esac
 takes "debug bless list compare" 1
 glob=${args[0]:-}
 
+user_kunit_timeout=${KUNIT_TIMEOUT:-}
 . "$REPO/scripts/common.sh"
 if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
 	if ! UPSTREAM_SELFTESTS=$(cd "$UPSTREAM_SELFTESTS" 2>/dev/null && pwd) ||
@@ -162,7 +166,13 @@ if [ "$debug" = 1 ]; then
 	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
 	# every KASAN report, not only the first: bpf_graph_kasan provokes one
 	kernel_args=(--kernel_args=kasan_multi_shot)
+	# KASAN, kmemleak and lockdep slow the guest: three times the time,
+	# unless the caller chose
+	[ -n "$user_kunit_timeout" ] || KUNIT_TIMEOUT=$((KUNIT_TIMEOUT * 3))
+	: "${TEST_TIMEOUT:=90}"
 fi
+# TEST_TIMEOUT: seconds a selftest's loader may run (the guest's default: 30)
+[ -z "${TEST_TIMEOUT:-}" ] || kernel_args+=(--kernel_args="bpf_graph_loader_timeout=$TEST_TIMEOUT")
 # KERNEL_ARGS: more of the guest's command line (the benchmarks turn the
 # harness's object hooks or their poisoning off)
 [ -z "${KERNEL_ARGS:-}" ] || kernel_args+=(--kernel_args="$KERNEL_ARGS")
@@ -241,7 +251,7 @@ step exec
 log "kunit.py exec"
 kunit_rc=0
 kunit_py exec "${kernel_args[@]}" --timeout="$KUNIT_TIMEOUT" \
-	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs" \
+	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs ${QEMU_ARGS:-}" \
 	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"} || kunit_rc=$?
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
 python3 "$REPO/scripts/ktap.py" "$SRC_DIR/tools/testing/kunit" "$RESULTS_DIR/console.log" \

@@ -3,8 +3,9 @@
  * Run the initramfs loader as a usermode helper and turn its report and exit
  * status into KUnit diagnostics and expectations. The loader writes its
  * report to /tmp/NAME.report: a helper has no stdout to read. A loader
- * that runs longer than its timeout (LOADER_TIMEOUT_S unless the caller
- * gives one) is killed and its test fails as timed out, and the run goes on.
+ * that runs longer than its timeout (bpf_graph_loader_timeout= seconds on
+ * the guest's command line, default 30, unless the caller gives one) is
+ * killed and its test fails as timed out, and the run goes on.
  */
 #include <linux/kernel_read_file.h>
 #include <linux/ktime.h>
@@ -19,7 +20,10 @@
 #include "loader_run.h"
 
 #define MAX_REPORT_SIZE	(1 << 20)
-#define LOADER_TIMEOUT_S	30
+
+/* run_tests.sh sets it from TEST_TIMEOUT (and longer under --debug). */
+static unsigned int bpf_graph_loader_timeout = 30;
+core_param(bpf_graph_loader_timeout, bpf_graph_loader_timeout, uint, 0444);
 
 struct loader_watch {
 	struct pid *pid;		/* the helper's, once it runs */
@@ -84,7 +88,7 @@ static int print_report(struct kunit *test, const char *name, const char *path)
 void run_loader(struct kunit *test, const char *name, char *const *args,
 		int nr_args)
 {
-	run_loader_timeout(test, name, args, nr_args, LOADER_TIMEOUT_S);
+	run_loader_timeout(test, name, args, nr_args, bpf_graph_loader_timeout);
 }
 
 void run_loader_timeout(struct kunit *test, const char *name, char *const *args,
