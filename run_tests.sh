@@ -55,7 +55,7 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
   guest kernel's command line), LINUX_SOURCE_TARBALL (another kernel
   tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
   cases of 6.1's test_verifier), TEST_TIMEOUT (seconds a selftest may
-  run, default 30; 90 with --debug), QEMU_ARGS (more QEMU options, e.g.
+  run, default 60; 180 with --debug), QEMU_ARGS (more QEMU options, e.g.
   "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR (--mutants: another catalogue
   than mutants/, e.g. scripts/gen_mutants.py's), MUTANTS_RESUME (1: go on
   with the verdicts of an earlier --mutants pass)
@@ -169,9 +169,9 @@ if [ "$debug" = 1 ]; then
 	# KASAN, kmemleak and lockdep slow the guest: three times the time,
 	# unless the caller chose
 	[ -n "$user_kunit_timeout" ] || KUNIT_TIMEOUT=$((KUNIT_TIMEOUT * 3))
-	: "${TEST_TIMEOUT:=90}"
+	: "${TEST_TIMEOUT:=180}"
 fi
-# TEST_TIMEOUT: seconds a selftest's loader may run (the guest's default: 30)
+# TEST_TIMEOUT: seconds a selftest's loader may run (the guest's default: 60)
 [ -z "${TEST_TIMEOUT:-}" ] || kernel_args+=(--kernel_args="bpf_graph_loader_timeout=$TEST_TIMEOUT")
 # KERNEL_ARGS: more of the guest's command line (the benchmarks turn the
 # harness's object hooks or their poisoning off)

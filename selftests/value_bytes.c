@@ -5,8 +5,9 @@
  * then fills the value's graph roots. After the run, every syscall that
  * copies a value out or in must move the bytes around the special fields
  * (lock, timer, list heads, rb roots) and never the fields themselves:
- * lookup (and with BPF_F_LOCK), batch lookup, update with a second
- * pattern (and with BPF_F_LOCK), and for hash maps lookup-and-delete.
+ * lookup (and with BPF_F_LOCK), batch lookup, update with another pattern
+ * (and with BPF_F_LOCK, and as a batch), and for hash maps lookup-and-delete
+ * (and as a batch).
  * A special field reads as zeroes; every other byte as last written.
  */
 #include <errno.h>
@@ -165,48 +166,74 @@ out:
 	return ret;
 }
 
+/* Write key 0 with a pattern from @seed (@batch: a one-element batch
+ * update; @flags: BPF_F_LOCK or 0), then read it back.
+ */
+static int update(struct value_map *v, unsigned char seed, __u64 flags, bool batch,
+		  const char *how, void (*say)(const char *fmt, ...))
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = flags);
+	char after[64];
+	__u32 count = 1;
+	int key = 0;
+
+	fill(v, seed);
+	if (batch ? bpf_map_update_batch(v->fd, &key, v->want, &count, &opts) :
+		    bpf_map_update_elem(v->fd, &key, v->want, flags)) {
+		say("FAIL: %s of %s: %s", how, bpf_map__name(v->map), strerror(errno));
+		return 1;
+	}
+	snprintf(after, sizeof(after), "lookup after %s", how);
+	return lookup(v, 0, after, say);
+}
+
+/* Delete key 0 and check the value it gives back (@batch: through a
+ * lookup-and-delete batch, in which key 0 must be the only element).
+ */
+static int take(struct value_map *v, bool batch, void (*say)(const char *fmt, ...))
+{
+	const char *how = batch ? "batch lookup and delete" : "lookup and delete";
+	__u32 count = 1, out_batch;
+	int key = 0;
+
+	memset(v->got, 0xee, v->size);
+	if (batch ? bpf_map_lookup_and_delete_batch(v->fd, NULL, &out_batch, &key, v->got,
+						    &count, NULL) && errno != ENOENT :
+		    bpf_map_lookup_and_delete_elem(v->fd, &key, v->got)) {
+		say("FAIL: %s of %s: %s", how, bpf_map__name(v->map), strerror(errno));
+		return 1;
+	}
+	if (count != 1 || key != 0) {
+		say("FAIL: %s of %s: %u elements, key %d", how, bpf_map__name(v->map), count, key);
+		return 1;
+	}
+	return check(v, how, say);
+}
+
 int value_bytes_check(struct bpf_object *obj, const char *map, void (*say)(const char *fmt, ...))
 {
 	struct value_map v = {};
-	int key = 0, ret;
-	bool lock;
+	int ret;
 
 	ret = open_value_map(obj, map, &v, say);
 	if (ret)
 		goto out;
-	/* BPF_F_LOCK updates are not for LRU maps */
-	lock = bpf_map__type(v.map) != BPF_MAP_TYPE_LRU_HASH;
+	/* what the seed wrote, around the roots the program filled */
 	fill(&v, 0x11);
 	ret = lookup(&v, 0, "lookup", say) ||
 	      lookup(&v, BPF_F_LOCK, "BPF_F_LOCK lookup", say) ||
-	      lookup_batch(&v, say);
-	if (ret)
-		goto out;
-	fill(&v, 0x52);
-	if (bpf_map_update_elem(v.fd, &key, v.want, BPF_EXIST)) {
-		say("FAIL: update of %s: %s", map, strerror(errno));
-		ret = 1;
-		goto out;
-	}
-	ret = lookup(&v, 0, "lookup after update", say);
-	fill(&v, 0x93);
-	if (!ret && lock && bpf_map_update_elem(v.fd, &key, v.want, BPF_EXIST | BPF_F_LOCK)) {
-		say("FAIL: BPF_F_LOCK update of %s: %s", map, strerror(errno));
-		ret = 1;
-	}
-	if (!ret && lock)
-		ret = lookup(&v, 0, "lookup after BPF_F_LOCK update", say);
+	      lookup_batch(&v, say) ||
+	      update(&v, 0x52, 0, false, "update", say) ||
+	      /* BPF_F_LOCK updates are not for LRU maps */
+	      (bpf_map__type(v.map) != BPF_MAP_TYPE_LRU_HASH &&
+	       update(&v, 0x93, BPF_F_LOCK, false, "BPF_F_LOCK update", say)) ||
+	      update(&v, 0x27, 0, true, "batch update", say);
 	if (ret || bpf_map__type(v.map) == BPF_MAP_TYPE_ARRAY)
 		goto out;
-	if (!lock)
-		fill(&v, 0x52);
-	memset(v.got, 0xee, v.size);
-	if (bpf_map_lookup_and_delete_elem(v.fd, &key, v.got)) {
-		say("FAIL: lookup and delete of %s: %s", map, strerror(errno));
-		ret = 1;
-		goto out;
-	}
-	ret = check(&v, "lookup and delete", say);
+	/* hash maps give the value back as they delete it */
+	ret = take(&v, false, say) ||
+	      update(&v, 0x3c, 0, false, "update", say) ||
+	      take(&v, true, say);
 out:
 	close_value_map(&v);
 	return ret;
