@@ -184,6 +184,14 @@ static void lock_misaligned(struct btf *btf)
 	STRUCT(btf, "foo", 8, { "c", INT, 0 }, { "lock", SPIN_LOCK, 8 });
 }
 
+/* The node a head contains at an offset that is no multiple of 8 */
+static void node_misaligned(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" });
+	STRUCT(btf, "bar", 20, { "key", INT, 0 }, { "node", LIST_NODE, 32 });
+}
+
 /* Map values whose list head shares bytes with a kptr or a timer */
 static void head_over_kptr(struct btf *btf)
 {
@@ -367,6 +375,7 @@ static const struct {
 	{ "btf_too_many_roots", "E2BIG", too_many_roots },
 	{ "btf_owner_before_refused_type", "ENOENT", owner_before_refused_type },
 	{ "btf_lock_misaligned", "EINVAL", lock_misaligned },
+	{ "btf_node_misaligned", "EINVAL", node_misaligned },
 	{ "btf_map_head_over_kptr", "EEXIST", head_over_kptr, "foo" },
 	{ "btf_map_head_over_timer", "EEXIST", head_over_timer, "foo" },
 	{ "btf_map_lock_over_timer", "EEXIST", lock_over_timer, "foo" },
