@@ -56,9 +56,9 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
   tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
   cases of 6.1's test_verifier), TEST_TIMEOUT (seconds a selftest may
   run, default 60; 180 with --debug), QEMU_ARGS (more QEMU options, e.g.
-  "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR (--mutants: another catalogue
-  than mutants/, e.g. scripts/gen_mutants.py's), MUTANTS_RESUME (1: go on
-  with the verdicts of an earlier --mutants pass)
+  "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR
+  (--mutants: another catalogue than mutants/, e.g. scripts/gen_mutants.py's),
+  MUTANTS_RESUME (1: go on with the verdicts of an earlier --mutants pass)
 EOF
 }
 

@@ -140,11 +140,10 @@ def added_lines(src):
 
 
 def write(out, path, lines, new, n, op, orig):
-    name = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}'
-    k = 2
+    base = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}'
+    name, k = base, 2
     while os.path.exists(os.path.join(out, name + '.diff')):  # two of one op on a line
-        name = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}{k}'
-        k += 1
+        name, k = f'{base}{k}', k + 1
     diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
                                 f'a/{path}', f'b/{path}', n=3)
     with open(os.path.join(out, name + '.diff'), 'w') as f:

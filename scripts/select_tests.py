@@ -30,11 +30,14 @@ def entries(lines):
             yield i, words[0], words[2]
 
 
-def kunit_suites(kunit_dir):
-    """The names of the KUnit suites of kunit_dir/*.c"""
+def kunit_suites(kunit_dir, glob=''):
+    """The names of the KUnit suites of kunit_dir/*.c (matching SUITE of
+    glob SUITE[.CASE], if given)"""
     for path in sorted(globmod.glob(os.path.join(kunit_dir, '*.c'))):
         with open(path) as f:
-            yield from SUITE_RE.findall(f.read())
+            for suite in SUITE_RE.findall(f.read()):
+                if not glob or fnmatch.fnmatch(suite, glob.split('.')[0]):
+                    yield suite
 
 
 def read_denylist(path):
@@ -69,17 +72,16 @@ def main():
     tests = list(entries(lines))
 
     if args.list:
-        for suite in kunit_suites(args.kunit_dir):
-            if not args.glob or fnmatch.fnmatch(suite, args.glob.split('.')[0]):
-                print(f'kunit     {suite}')
+        for suite in kunit_suites(args.kunit_dir, args.glob):
+            print(f'kunit     {suite}')
         for _, name, mode in tests:
             if not args.glob or fnmatch.fnmatch(name, args.glob):
                 print(f'selftest  {name} ({mode})')
         return 0
 
     chosen = {name for _, name, _ in tests if args.glob and fnmatch.fnmatch(name, args.glob)}
-    if args.glob and not chosen and args.kunit_dir and not any(
-            fnmatch.fnmatch(s, args.glob.split('.')[0]) for s in kunit_suites(args.kunit_dir)):
+    if args.glob and not chosen and args.kunit_dir and \
+            not any(kunit_suites(args.kunit_dir, args.glob)):
         print(f'error: no selftest and no KUnit suite matches {args.glob} '
               '(./run_tests.sh --list shows the names)', file=sys.stderr)
         return 2
