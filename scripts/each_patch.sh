@@ -59,9 +59,9 @@ from=$((10#${from:-1})) to=$((10#${to:-$last}))
 # without the mutated and generated programs (whole-series tests): they
 # find the soundness holes that later patches close, and crash or hang the
 # kernel there, taking the other tests of the boot with them (seen at
-# patch 13: a bpf_obj_drop() call serving two types, closed by 34; at 15: a
+# patch 13: a bpf_obj_drop() call serving two types, closed by 27; at 15: a
 # node removed through another root, erased from the wrong tree, closed by
-# 37).
+# 29).
 prefix_manifest() {
 	local manifest=$whole_manifest
 	[ -z "$1" ] || [ ! -e "$SELFTEST_OUT/tests.list" ] || manifest=$SELFTEST_OUT/tests.list

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Mutants generated from the series itself, one per applicable site.
 
-    gen_mutants.py SRC_DIR OUT_DIR
+    gen_mutants.py SRC_DIR OUT_DIR [SAMPLE]
 
 SRC_DIR is the prepared tree (scripts/tree.sh): the lines the series adds
 are those of `git diff pristine applied` under kernel/, include/, net/ and
 lib/. Each mutant is one edit of one such line (or of two neighbouring
 ones), written to OUT_DIR/gen-FILE-LLINE-OP.diff in the format of
 mutants/*.diff ("Reason:" line, then a diff against the applied tree), for
-scripts/mutants.sh (MUTANTS_DIR=OUT_DIR). Operators:
+scripts/mutants.sh (MUTANTS_DIR=OUT_DIR). With SAMPLE, only a random
+sample of that many is written, the same one every time (a fixed seed), so
+that a partial pass still measures the whole set. Operators:
 
   cond-drop    if (C)  ->  if (false && (C))     a check removed
   cond-negate  if (C)  ->  if (!(C))             a condition negated
@@ -23,6 +25,7 @@ scripts/mutants.sh (MUTANTS_DIR=OUT_DIR). Operators:
 """
 import difflib
 import os
+import random
 import re
 import subprocess
 import sys
@@ -139,11 +142,7 @@ def added_lines(src):
     return added
 
 
-def write(out, path, lines, new, n, op, orig):
-    base = f'gen-{os.path.basename(path).replace(".", "_")}-L{n}-{op}'
-    name, k = base, 2
-    while os.path.exists(os.path.join(out, name + '.diff')):  # two of one op on a line
-        name, k = f'{base}{k}', k + 1
+def write(out, name, path, lines, new, n, op, orig):
     diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
                                 f'a/{path}', f'b/{path}', n=3)
     with open(os.path.join(out, name + '.diff'), 'w') as f:
@@ -151,13 +150,12 @@ def write(out, path, lines, new, n, op, orig):
         f.writelines(diff)
 
 
-def main(src, out):
+def main(src, out, sample=None):
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):  # an earlier generation's mutants go
         if old.startswith('gen-') and old.endswith('.diff'):
             os.remove(os.path.join(out, old))
-    total = 0
-    counts = {}
+    mutants = {}  # name -> arguments of write(); names do not depend on the sample
     for path, numbers in sorted(added_lines(src).items()):
         lines = git(src, 'show', f'applied:{path}').splitlines()
         series = set(numbers)
@@ -168,14 +166,24 @@ def main(src, out):
                 sites += [(op, n, [na, nb]) for op, na, nb in pair_mutants(orig, lines[n])]
             for op, at, repl in sites:
                 new = lines[:at - 1] + repl + lines[at - 1 + len(repl):]
-                write(out, path, lines, new, at, op, orig)
-                counts[op] = counts.get(op, 0) + 1
-                total += 1
-    print(f'{total} mutants in {out}: ' +
+                base = f'gen-{os.path.basename(path).replace(".", "_")}-L{at}-{op}'
+                name, k = base, 2
+                while name in mutants:  # two of one op on a line
+                    name, k = f'{base}{k}', k + 1
+                mutants[name] = (path, lines, new, at, op, orig)
+    names = sorted(mutants)
+    if sample is not None and sample < len(names):
+        names = sorted(random.Random(29).sample(names, sample))
+    counts = {}
+    for name in names:
+        write(out, name, *mutants[name])
+        op = mutants[name][4]
+        counts[op] = counts.get(op, 0) + 1
+    print(f'{len(names)} of {len(mutants)} mutants in {out}: ' +
           ', '.join(f'{op} {c}' for op, c in sorted(counts.items())))
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4) or (len(sys.argv) == 4 and not sys.argv[3].isdigit()):
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) == 4 else None)

@@ -30,15 +30,13 @@ mdir=${MUTANTS_DIR:-$REPO/mutants}
 compgen -G "$mdir/$glob.diff" >/dev/null || die "no mutant matches ${MUTANTS_DIR:-mutants}/$glob.diff"
 out=$WORK_DIR/mutants
 verdicts=$out/verdicts.tsv
-series=$(cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1)
+resume=0
 if [ "${MUTANTS_RESUME:-0}" = 1 ] && [ -s "$verdicts" ]; then
-	[ "$(head -n 1 "$verdicts")" = "series $series" ] ||
-		die "$verdicts is of another series: run without MUTANTS_RESUME"
+	resume=1
 	log "resuming: $(($(wc -l <"$verdicts") - 1)) mutant(s) already have a verdict in $verdicts"
 else
 	rm -rf "$out"
 	mkdir -p "$out"
-	echo "series $series" >"$verdicts"
 fi
 # A mutant that hangs the guest is killed by kunit.py's timeout.
 export KUNIT_TIMEOUT=${MUTANT_TIMEOUT:-400}
@@ -53,6 +51,15 @@ trap '"$REPO/scripts/tree.sh" >/dev/null 2>&1 || true' EXIT
 
 log "baseline: the unmutated suite must pass"
 run baseline || die "the suite fails without a mutant: see $out/baseline.log"
+# Verdicts belong to the tree the series builds, not to its patch text:
+# a series refolded into other patches keeps them.
+tree="tree $(git -C "$WORK_DIR/linux" rev-parse 'applied^^{tree}')"
+if [ "$resume" = 1 ]; then
+	[ "$(head -n 1 "$verdicts")" = "$tree" ] ||
+		die "$verdicts is of another patched tree: run without MUTANTS_RESUME"
+else
+	echo "$tree" >"$verdicts"
+fi
 
 # One line per mutant in $verdicts: NAME, its class (killed, survived,
 # equivalent, wrong: killed but marked equivalent, broken), the verdict.

@@ -83,6 +83,15 @@ class WholeRun(unittest.TestCase):
                     diff = f.read()
                 subprocess.run(['git', '-C', src, 'apply', '--check', '-'], input=diff,
                                text=True, check=True)
+            # a sample is a subset of the same names, and the same one each time
+            samples = []
+            for _ in range(2):
+                subprocess.run([sys.executable, gen_mutants.__file__, src, out, '2'],
+                               check=True, capture_output=True)
+                samples.append(sorted(os.listdir(out)))
+            self.assertEqual(len(samples[0]), 2)
+            self.assertTrue(set(samples[0]) <= set(names))
+            self.assertEqual(samples[0], samples[1])
 
 
 if __name__ == '__main__':

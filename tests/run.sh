@@ -316,9 +316,9 @@ tamper splat kunit/rb_cached_kunit.c \
 scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
 
 # A free path that forgets its nodes: the list and tree free paths stop
-# freeing (their calls of the per-object free, as patch 27 leaves them).
+# freeing (their calls of the per-object free, as patch 13 writes them).
 copy_repo leak
-tamper leak patches/0027-*.patch 's|^+\t\t__bpf_obj_drop_impl((void \*)pos - root->node_offset, root->value_meta);$|+\t\t(void)pos;|'
+tamper leak patches/0013-*.patch 's|^+\t\t__bpf_obj_drop_impl((void \*)pos - root->node_offset, root->value_meta);$|+\t\t(void)pos;|'
 scenario leak "graph object\(s\) not freed [0-9]+ ms after the object was closed"
 
 # Runs last: it resets the shared tree to pristine; the next run reapplies
