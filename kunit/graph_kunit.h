@@ -10,6 +10,11 @@
 #include "graph_obj_hooks.h"
 
 struct btf_struct_meta;
+/* Declared here too: the list suites build from patch 10, before the
+ * series adds the rbtree's types (patch 13).
+ */
+struct bpf_rb_root;
+struct bpf_rb_node;
 
 /* The graph kfuncs (kernel/bpf/helpers.c): BPF programs find them through
  * BTF, the kernel has no prototypes of them.

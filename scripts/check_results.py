@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+from manifest import read as read_manifest, suites_of
+
 SELFTEST_CASE = ('bpf_graph_progs', 'bpf_prog')
 TV_CASE = ('bpf_test_verifier', 'tv_verdict')  # one test per test_verifier case variant
 # what the loader proposes for the expected log: the actual errors and the
@@ -41,7 +43,6 @@ SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fau
                       r'possible recursive locking|suspicious RCU usage|'
                       r'DEBUG_LOCKS_WARN_ON|rcu: INFO:|detected stall|'
                       r'blocked for more than|unreferenced object')
-SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
 MAKE_OBJ_RE = re.compile(r'^obj-\$\((CONFIG_\w+)\)\s*\+=\s*(\w+)\.o')
 
 
@@ -52,16 +53,6 @@ def leaves(group, path=()):
         yield from leaves(sub, here)
     for case in group.get('test_cases', []):
         yield here + (case['name'],), case['status']
-
-
-def read_manifest(path):
-    entries = []
-    with open(path) as f:
-        for line in f:
-            words = line.split('#', 1)[0].split()
-            if words:
-                entries.append((words[0], words[2]))
-    return entries
 
 
 def expected_suites(kunit_dir, kconfig):
@@ -85,7 +76,7 @@ def expected_suites(kunit_dir, kconfig):
     suites = []
     for name in built:
         with open(os.path.join(kunit_dir, name)) as f:
-            suites += SUITE_RE.findall(f.read())
+            suites += suites_of(f.read())
     return suites
 
 
@@ -277,7 +268,8 @@ def main():
         console = []
         problems.append(f'no console log ({e})')
         extra.append(record('console.log', 'harness', 'error', f'no console log ({e})'))
-    manifest = read_manifest(args.manifest)
+    entries = read_manifest(args.manifest)
+    manifest = [(e.name, e.mode) for e in entries]
 
     # a prefix of the series: a test before its first patch may fail
     not_yet = lambda name: False
@@ -360,8 +352,7 @@ def main():
     if args.bless:
         bless(console, manifest, args.bless)
     if args.stats_csv:
-        with open(args.manifest) as f:
-            objects = {w[0]: w[1] for w in (line.split('#', 1)[0].split() for line in f) if w}
+        objects = {e.name: e.obj for e in entries}
         write_stats(console, objects, args.stats_csv)
     if args.records:
         write_records(tests, manifest, console, args.records, extra)

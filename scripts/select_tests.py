@@ -15,19 +15,11 @@ import argparse
 import fnmatch
 import glob as globmod
 import os
-import re
 import sys
 
-SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
+import manifest
+
 BRIDGE_GLOB = 'bpf_graph_progs.bpf_prog'
-
-
-def entries(lines):
-    """(index, name, mode) of each manifest entry."""
-    for i, line in enumerate(lines):
-        words = line.split('#', 1)[0].split()
-        if words:
-            yield i, words[0], words[2]
 
 
 def kunit_suites(kunit_dir, glob=''):
@@ -35,7 +27,7 @@ def kunit_suites(kunit_dir, glob=''):
     glob SUITE[.CASE], if given)"""
     for path in sorted(globmod.glob(os.path.join(kunit_dir, '*.c'))):
         with open(path) as f:
-            for suite in SUITE_RE.findall(f.read()):
+            for suite in manifest.suites_of(f.read()):
                 if not glob or fnmatch.fnmatch(suite, glob.split('.')[0]):
                     yield suite
 
@@ -69,7 +61,7 @@ def main():
 
     with open(args.manifest) as f:
         lines = f.readlines()
-    tests = list(entries(lines))
+    tests = [(e.line, e.name, e.mode) for e in manifest.parse(lines)]
 
     if args.list:
         for suite in kunit_suites(args.kunit_dir, args.glob):

@@ -106,6 +106,9 @@ apply_series() {
 	local old out p patches
 	old=$(git_src rev-parse -q --verify applied 2>/dev/null || true)
 	git_src am --abort >/dev/null 2>&1 || true
+	# The pristine commit leaves ~80,000 loose objects: each git am would
+	# start a background gc that competes with the kernel build.
+	git_src config gc.auto 0
 	git_src reset -q --hard pristine
 	mapfile -t patches < <(series)
 	for p in "${patches[@]}"; do

@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results compare_stats derive_manifest first_patches gen_mutants select_tests \
+for script in check_results compare_stats derive_manifest first_patches gen_mutants manifest select_tests \
 	test_verifier_expected upstream_manifest; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then

@@ -95,6 +95,57 @@ long rbtree_in_array_map(void *ctx)
 	return 0;
 }
 
+/*
+ * Values of 4096 bytes that end with their tree, 8 of them: more than
+ * kmalloc serves, so the array is vmalloc'ed and its last value ends on
+ * the page before vmalloc's guard page. A free path that walks one value
+ * too far faults there; one that stops a value early leaves the last
+ * value's nodes behind (the loader checks every node is freed at close).
+ */
+struct edge_holder {
+	struct bpf_spin_lock lock;
+	char pad[4096 - 4 - 16];
+	struct bpf_rb_root root __contains(node_data, node);
+};
+
+_Static_assert(sizeof(struct edge_holder) == 4096, "the tree ends the value");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 8);
+	__type(key, int);
+	__type(value, struct edge_holder);
+} array_edge_trees SEC(".maps");
+
+static int add_edge(int key)
+{
+	struct edge_holder *v;
+	struct node_data *d;
+
+	v = bpf_map_lookup_elem(&array_edge_trees, &key);
+	if (!v)
+		return 1;
+	d = new_node(key, added);
+	if (!d)
+		return 1;
+	bpf_spin_lock(&v->lock);
+	bpf_rbtree_add(&v->root, &d->node, less);
+	bpf_spin_unlock(&v->lock);
+	added++;
+	return 0;
+}
+
+/* Two nodes in the last value, one in the first; all go with the map. */
+SEC("tc")
+__success __retval(0) __global_eq(added, 3) __allocated(3) __live(3)
+long rbtree_in_array_map_edge(void *ctx)
+{
+	added = 0;
+	if (add_edge(7) || add_edge(7) || add_edge(0))
+		return 1;
+	return 0;
+}
+
 /* Deleting or replacing a hash element frees its nodes: 6 added, 1 left. */
 static long hash_delete_and_replace(void *map)
 {
