@@ -6,8 +6,8 @@
 # patch tests/first-patch.list names for it (the last patch if it names
 # none), and a selftest runs only where it applies (all of them with
 # --bless); a KUnit file builds from the "# first patch:" of its
-# kunit/Makefile line. One line per patch; exits non-zero if any prefix failed to build or
-# failed a test that applies. --bless (over the whole series) rewrites
+# kunit/Makefile line. One line per patch; exits non-zero if any prefix
+# failed to build or failed a test that applies. --bless (over the whole series) rewrites
 # tests/first-patch.list: each test's first patch from which it passes at
 # every later prefix.
 #
