@@ -61,9 +61,9 @@ from=$((10#${from:-1})) to=$((10#${to:-$last}))
 # unless blessing, without the selftests whose first patch is still to
 # come: those find the soundness holes that later patches close, and crash
 # or hang the kernel there, taking the other tests of the boot with them
-# (seen at patch 13: a bpf_obj_drop() call serving two types, closed by 25,
+# (seen at patch 13: a bpf_obj_drop() call serving two types, closed by 24,
 # once freed objects were poisoned; at 15: a node removed through another
-# root, erased from the wrong tree, closed by 27). --bless runs them all,
+# root, erased from the wrong tree, closed by 26). --bless runs them all,
 # to find where each starts to pass.
 # prefix_manifest K WHOLE
 prefix_manifest() {
