@@ -8,7 +8,8 @@
 # free path and a patch that does not apply (exit 2); a
 # name filter runs exactly one selftest (and a rerun leaves the build out);
 # --compare fails on a changed verdict; a tree other than patches/BASE warns;
-# run.json records each run; the harness's shell passes shellcheck.
+# run.json records each run; every hand-written mutant applies; the
+# harness's shell passes shellcheck.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -52,6 +53,16 @@ else
 	fail "./run_tests.sh"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
+# Every hand-written mutant applies to the tree the main job tested: a
+# stale one would stop --mutants at its turn, a pass nobody runs in CI.
+stale=$(for m in "$REPO"/mutants/*.diff; do
+	git -C "$SRC_DIR" apply --check "$m" 2>/dev/null || basename "$m"
+done)
+if [ -z "$stale" ]; then
+	pass "every mutants/*.diff applies to the patched tree"
+else
+	fail "mutants that no longer apply to the patched tree: $(echo $stale)"
+fi
 # ktap.txt is KTAP that kunit.py's own parser reads back to the same count.
 ktap_ran=$(python3 "$SRC_DIR/tools/testing/kunit/kunit.py" parse "$RESULTS_DIR/ktap.txt" 2>&1 |
 	sed -n 's/.*Testing complete\. Ran \([0-9]*\) tests.*/\1/p' | tail -n 1)
