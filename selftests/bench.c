@@ -14,6 +14,10 @@
  * indirect less()), BPF/kfuncs (the BPF runtime). The BPF times are net of a run with N = 0 (the
  * test run's own cost: context, packet, program entry), which would
  * otherwise count as per-operation cost at small N.
+ *
+ * Then BTF load time against the number of structs with a graph root
+ * (btf_roots_load_ns()), best of three: the time per struct stays flat
+ * when loading is linear.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,6 +27,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 #include "bench.h"
+#include "btf_cases.h"
 
 #define C_BENCH	"/sys/kernel/debug/bpf_graph_bench"
 #define ROUNDS	3
@@ -79,6 +84,31 @@ static double best(double a, double b)
 	return a < b ? a : b;
 }
 
+static const unsigned int btf_sizes[] = { 1000, 2000, 4000, 8000 };
+
+static int run_btf_bench(void (*say)(const char *fmt, ...))
+{
+	unsigned int i, round;
+
+	for (i = 0; i < sizeof(btf_sizes) / sizeof(btf_sizes[0]); i++) {
+		double ns = 1e30;
+
+		for (round = 0; round < ROUNDS; round++) {
+			long long t = btf_roots_load_ns(btf_sizes[i]);
+
+			if (t < 0) {
+				say("FAIL: bench: BTF of %u structs with a root: %s",
+				    btf_sizes[i], strerror(-t));
+				return 1;
+			}
+			ns = best(ns, t);
+		}
+		say("bench: BTF load, %5u structs with a root: %9.0f us, %6.2f us/struct",
+		    btf_sizes[i], ns / 1000, ns / 1000 / btf_sizes[i]);
+	}
+	return 0;
+}
+
 int run_bench(struct bpf_object *obj, const char *sizes, void (*say)(const char *fmt, ...))
 {
 	struct bpf_program *add = bpf_object__find_program_by_name(obj, "rbtree_bench_add");
@@ -130,5 +160,5 @@ int run_bench(struct bpf_object *obj, const char *sizes, void (*say)(const char 
 		}
 	}
 	free(list);
-	return !!err;
+	return err ? 1 : run_btf_bench(say);
 }

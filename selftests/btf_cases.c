@@ -7,7 +7,9 @@
  * an array map with that value.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -224,6 +226,45 @@ static void kptr_over_timer(struct btf *btf)
 }
 
 /* What must load: a lock alone, and a list of nodes next to its lock */
+/*
+ * A member with two contains: tags, or a TYPE that two structs are named:
+ * the one of the lower type id counts, as a walk over the types finds it.
+ */
+static void two_tags(struct btf *btf, const char *first, const char *second)
+{
+	int id = STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 }, { "head", LIST_HEAD, 64 });
+
+	btf__add_decl_tag(btf, first, id, 1);
+	btf__add_decl_tag(btf, second, id, 1);
+	add_bar(btf);
+}
+
+static void first_tag_valid(struct btf *btf)
+{
+	two_tags(btf, "contains:bar:node", "contains:bar:no_such_node");
+}
+
+static void first_tag_invalid(struct btf *btf)
+{
+	two_tags(btf, "contains:bar:no_such_node", "contains:bar:node");
+}
+
+static void first_bar_has_node(struct btf *btf)
+{
+	add_bar(btf);
+	STRUCT(btf, "bar", 8, { "key", INT, 0 });
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" });
+}
+
+static void first_bar_has_no_node(struct btf *btf)
+{
+	STRUCT(btf, "bar", 8, { "key", INT, 0 });
+	add_bar(btf);
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:node" });
+}
+
 static void lock_only(struct btf *btf)
 {
 	STRUCT(btf, "foo", 8, { "lock", SPIN_LOCK, 0 }, { "data", INT, 32 });
@@ -381,6 +422,10 @@ static const struct {
 	{ "btf_map_lock_over_timer", "EEXIST", lock_over_timer, "foo" },
 	{ "btf_map_kptr_over_lock", "EEXIST", kptr_over_lock, "foo" },
 	{ "btf_map_kptr_over_timer", "EEXIST", kptr_over_timer, "foo" },
+	{ "btf_first_tag_valid", "0", first_tag_valid },
+	{ "btf_first_tag_invalid", "ENOENT", first_tag_invalid },
+	{ "btf_first_struct_has_node", "0", first_bar_has_node },
+	{ "btf_first_struct_has_no_node", "ENOENT", first_bar_has_no_node },
 	{ "btf_lock_only", "0", lock_only },
 	{ "btf_owner_and_owned", "0", owner_and_owned },
 	{ "btf_map_roots_owned", "0", owner_and_owned, "foo" },
@@ -550,4 +595,35 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 	}
 	say("ok: %s %s", what, expect);
 	return 0;
+}
+
+/*
+ * For ./run_tests.sh --rbtree-bench: a BTF of @n structs, each with a lock
+ * and a root tagged contains:bar:node, and struct bar last, where a walk
+ * over all types per root finds it last. Returns how long loading it took
+ * (ns), or a negative errno.
+ */
+long long btf_roots_load_ns(unsigned int n)
+{
+	struct btf *btf = base_btf();
+	struct timespec t0, t1;
+	unsigned int i;
+	char name[32];
+	int err;
+
+	if (!btf)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "owner%u", i);
+		STRUCT(btf, name, 24, { "lock", SPIN_LOCK, 0 },
+		       { "root", RB_ROOT, 64, "contains:bar:node" });
+	}
+	STRUCT(btf, "bar", 24, { "node", RB_NODE, 0 });
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = btf__load_into_kernel(btf);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	btf__free(btf);
+	if (err)
+		return err;
+	return (t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec;
 }

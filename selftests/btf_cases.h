@@ -11,4 +11,7 @@ void list_btf_cases(FILE *out);
 /* Load BTF case @name; 0 if the load ends in errno @expect ("0" = loads). */
 int run_btf_case(const char *name, const char *expect, void (*say)(const char *fmt, ...));
 
+/* How long a BTF of @n structs with a root takes to load (ns), or -errno */
+long long btf_roots_load_ns(unsigned int n);
+
 #endif
