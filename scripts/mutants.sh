@@ -5,7 +5,8 @@
 #   ./run_tests.sh --mutants [GLOB]    (GLOB: a pattern for mutants/*.diff names)
 #   MUTANTS_DIR=DIR MUTANTS_RESUME=1 ./run_tests.sh --mutants [GLOB]
 #
-# The verdicts go to WORK_DIR/mutants/verdicts.tsv as they come, so a pass
+# The verdicts go to WORK_DIR/mutants/CATALOGUE/verdicts.tsv (CATALOGUE:
+# the name of the mutants' directory) as they come, so a pass
 # that stops (a session's end) goes on with MUTANTS_RESUME=1.
 #
 # Each mutants/NAME.diff is a diff against the patched tree; its first line,
@@ -28,7 +29,8 @@ glob=${1:-*}
 mdir=${MUTANTS_DIR:-$REPO/mutants}
 # a name that matches nothing is refused before anything, the baseline run too
 compgen -G "$mdir/$glob.diff" >/dev/null || die "no mutant matches ${MUTANTS_DIR:-mutants}/$glob.diff"
-out=$WORK_DIR/mutants
+# one verdict file a catalogue: a resumed pass counts only its own mutants
+out=$WORK_DIR/mutants/$(basename "$mdir")
 verdicts=$out/verdicts.tsv
 resume=0
 if [ "${MUTANTS_RESUME:-0}" = 1 ] && [ -s "$verdicts" ]; then
