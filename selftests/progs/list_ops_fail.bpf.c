@@ -577,4 +577,23 @@ int list_head_in_perf_event_prog(void *ctx)
 	return 0;
 }
 
+/* A pushed node's pointer dies at the unlock. Without CAP_PERFMON what is
+ * left of it may not be read: it is the node's kernel address.
+ */
+SEC("tc")
+__failure __caps_only("bpf net_admin")
+__msg("{{R[0-9]}} !read_ok")
+int list_dead_node_addr_without_perfmon(struct __sk_buff *skb)
+{
+	struct node_data *n = bpf_obj_new(struct node_data);
+
+	if (!n)
+		return 0;
+	bpf_spin_lock(&glock);
+	bpf_list_push_front(&ghead, &n->node);
+	bpf_spin_unlock(&glock);
+	var_index = (long)n;
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 3) = "GPL";

@@ -328,6 +328,28 @@ long rbtree_less_wrong_prototype(void *ctx)
 	return add_with((less_fn)(void *)less_three_args);
 }
 
+/* The kernel calls less() at its first instruction: a pointer past it
+ * would run the middle of the JITed program.
+ */
+SEC("tc")
+__failure
+long rbtree_less_ptr_plus_const(void *ctx)
+{
+	less_fn cb = less;
+
+	asm volatile ("%[cb] += 17" : [cb] "+r"(cb));
+	return add_with(cb);
+}
+
+SEC("tc")
+__failure
+long rbtree_less_ptr_plus_var(void *ctx)
+{
+	long off = bpf_get_prandom_u32() & 0xf;
+
+	return add_with((less_fn)((long)less + off));
+}
+
 SEC("tc")
 __failure
 long rbtree_first_no_null_check(void *ctx)

@@ -128,4 +128,46 @@ int iter_reads_sk_data(struct bpf_iter__bpf_sk_storage_map *ctx)
 	return 0;
 }
 
+/* no special field: an iterator may read to the value's last byte */
+struct plain_value {
+	long a;
+	long b;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct plain_value);
+} plain_values SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct plain_value);
+} plain_sk SEC(".maps");
+
+SEC("iter/bpf_map_elem")
+__success __iter_attach(plain_values, "0")
+int iter_reads_last_word(struct bpf_iter__bpf_map_elem *ctx)
+{
+	struct plain_value *v = ctx->value;
+
+	if (v)
+		sum += v->b;
+	return 0;
+}
+
+SEC("iter/bpf_sk_storage_map")
+__success __iter_attach(plain_sk, "0")
+int iter_reads_sk_last_word(struct bpf_iter__bpf_sk_storage_map *ctx)
+{
+	struct plain_value *v = ctx->value;
+
+	if (v)
+		sum += v->b;
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
