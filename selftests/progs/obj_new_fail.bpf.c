@@ -272,4 +272,43 @@ int obj_new_read_without_perfmon(struct __sk_buff *skb)
 	return x;
 }
 
+struct swap_ctx {
+	struct point *a;
+	struct point *b;
+};
+
+static long swap_slots(__u32 i, struct swap_ctx *c)
+{
+	struct point *t = c->a;
+
+	c->a = c->b;
+	c->b = t;
+	return 0;
+}
+
+/* The callback is verified once but runs twice: the verifier would take
+ * c.b for the object, where the run leaves the map value there, and
+ * bpf_obj_drop() would free a map value.
+ */
+SEC("tc")
+__failure
+__msg("bpf_loop#{{[0-9]+}}: allocated object spilled at fp{{-[0-9]+}} of frame 0, which its callback may reach")
+int obj_new_swapped_by_callback(struct __sk_buff *skb)
+{
+	struct swap_ctx c;
+	int key = 0;
+
+	c.a = bpf_obj_new(struct point);
+	if (!c.a)
+		return 0;
+	c.b = bpf_map_lookup_elem(&points, &key);
+	if (!c.b) {
+		bpf_obj_drop(c.a);
+		return 0;
+	}
+	bpf_loop(2, swap_slots, &c, 0);
+	bpf_obj_drop(c.b);
+	return 0;
+}
+
 char _license[] SEC("license") __mutants(1, 3) = "GPL";
