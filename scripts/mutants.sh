@@ -94,16 +94,20 @@ for m in "$mdir"/$glob.diff; do
 	printf '%-45s %4ss  %s\n' "$name" "$(($(date +%s) - start))" "$verdict"
 done
 
-count() { awk -F'\t' -v c="$1" 'NR > 1 && $2 == c' "$verdicts" | wc -l; }
+# Only the mutants of this pass count: a resumed file may hold verdicts of
+# mutants no longer in the catalogue (or left out by GLOB).
+for f in "$mdir"/$glob.diff; do basename "$f" .diff; done >"$out/selected"
+ours() { awk -F'\t' 'NR == FNR { sel[$1] = 1; next } FNR > 1 && ($1 in sel)' "$out/selected" "$verdicts"; }
+count() { ours | awk -F'\t' -v c="$1" '$2 == c' | wc -l; }
 killed=$(count killed) survived=$(count survived) broken=$(count broken)
 equivalents=$(count equivalent) wrong=$(count wrong)
 if [ "$survived" -gt 0 ]; then
 	echo "survivors:"
-	awk -F'\t' 'NR > 1 && $2 == "survived" { print "  " $1 ": " $3 }' "$verdicts"
+	ours | awk -F'\t' '$2 == "survived" { print "  " $1 ": " $3 }'
 fi
 if [ "$wrong" -gt 0 ]; then
 	echo "killed, but marked equivalent (fix the catalogue):" \
-		"$(awk -F'\t' 'NR > 1 && $2 == "wrong" { printf "%s ", $1 }' "$verdicts")"
+		"$(ours | awk -F'\t' '$2 == "wrong" { printf "%s ", $1 }')"
 fi
 total=$((killed + survived + wrong))
 echo "mutants: $((killed + wrong))/$total killed, $broken broken, $equivalents equivalent not counted"
