@@ -225,7 +225,6 @@ static void kptr_over_timer(struct btf *btf)
 	STRUCT(btf, "foo", 16, { "t", TIMER, 0 }, { "p", KPTR, 64 });
 }
 
-/* What must load: a lock alone, and a list of nodes next to its lock */
 /*
  * A member with two contains: tags, or a TYPE that two structs are named:
  * the one of the lower type id counts, as a walk over the types finds it.
@@ -265,6 +264,7 @@ static void first_bar_has_no_node(struct btf *btf)
 	       { "head", LIST_HEAD, 64, "contains:bar:node" });
 }
 
+/* What must load: a lock alone, and a list of nodes next to its lock */
 static void lock_only(struct btf *btf)
 {
 	STRUCT(btf, "foo", 8, { "lock", SPIN_LOCK, 0 }, { "data", INT, 32 });
