@@ -23,6 +23,11 @@ that a partial pass still measures the whole set. Operators:
   offset-zero  + x->y_off  ->  + 0               an offset replaced by 0
   swap-free    two neighbouring statements of which one frees or drains,
                swapped
+
+A mutant listed in mutants/generated-equivalent.tsv (OP, FILE, the line's
+text, why; by text, not line number, so that a series that moves lines
+keeps the list) gets an "Equivalent: why" line: scripts/mutants.sh runs
+it but counts it only if it is killed after all.
 """
 import difflib
 import os
@@ -32,6 +37,8 @@ import subprocess
 import sys
 
 DIRS = ['kernel', 'include', 'net', 'lib']
+EQUIVALENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'mutants',
+                           'generated-equivalent.tsv')
 IF_RE = re.compile(r'^(\s*(?:\}\s*else\s+)?if\s*)\((.*)\)(\s*\{?\s*)$')
 ERR_RE = re.compile(r'\breturn\s+-E[A-Z0-9]+\s*;')
 CMP_RE = re.compile(r'(?<=\s)(<=|>=|<|>)(?=\s)')
@@ -142,15 +149,32 @@ def added_lines(src):
     return added
 
 
-def write(out, name, path, lines, new, n, op, orig):
+def equivalents(tsv=EQUIVALENTS):
+    """(op, file, line text) -> why, from the list of equivalent mutants."""
+    known = {}
+    with open(tsv) as f:
+        for n, row in enumerate(f, 1):
+            if row.startswith('#') or not row.strip():
+                continue
+            fields = row.rstrip('\n').split('\t')
+            if len(fields) != 4 or not all(fields):
+                sys.exit(f'{tsv}:{n}: want OP, FILE, LINE, WHY separated by tabs')
+            known[tuple(fields[:3])] = fields[3]
+    return known
+
+
+def write(out, name, path, lines, new, n, op, orig, why=None):
     diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
                                 f'a/{path}', f'b/{path}', n=3)
     with open(os.path.join(out, name + '.diff'), 'w') as f:
         f.write(f'Reason: generated: {op} at {path}:{n}: {orig.strip()}\n')
+        if why:
+            f.write(f'Equivalent: {why}\n')
         f.writelines(diff)
 
 
-def main(src, out, sample=None):
+def main(src, out, sample=None, tsv=EQUIVALENTS):
+    known = equivalents(tsv)
     os.makedirs(out, exist_ok=True)
     for old in os.listdir(out):  # an earlier generation's mutants go
         if old.startswith('gen-') and old.endswith('.diff'):
@@ -174,12 +198,14 @@ def main(src, out, sample=None):
     names = sorted(mutants)
     if sample is not None and sample < len(names):
         names = sorted(random.Random(29).sample(names, sample))
-    counts = {}
+    counts, marked = {}, 0
     for name in names:
-        write(out, name, *mutants[name])
-        op = mutants[name][4]
+        path, op, orig = mutants[name][0], mutants[name][4], mutants[name][5]
+        why = known.get((op, path, orig.strip()))
+        marked += why is not None
+        write(out, name, *mutants[name], why=why)
         counts[op] = counts.get(op, 0) + 1
-    print(f'{len(names)} of {len(mutants)} mutants in {out}: ' +
+    print(f'{len(names)} of {len(mutants)} mutants in {out} ({marked} marked equivalent): ' +
           ', '.join(f'{op} {c}' for op, c in sorted(counts.items())))
 
 

@@ -92,6 +92,23 @@ class WholeRun(unittest.TestCase):
             self.assertEqual(len(samples[0]), 2)
             self.assertTrue(set(samples[0]) <= set(names))
             self.assertEqual(samples[0], samples[1])
+            # a listed equivalent gets its line, by the line's text; a bad row stops
+            tsv = os.path.join(d, 'eq.tsv')
+            with open(tsv, 'w') as f:
+                f.write('# op, file, line, why\n'
+                        'err-success\tkernel/f.c\treturn -E2BIG;\tnothing calls f\n')
+            gen_mutants.main(src, out, tsv=tsv)
+            for name in os.listdir(out):
+                with open(os.path.join(out, name)) as f:
+                    second = f.read().splitlines()[1]
+                self.assertEqual(second.startswith('Equivalent: '), 'err-success' in name, name)
+                if 'err-success' in name:
+                    self.assertEqual(second, 'Equivalent: nothing calls f')
+            with open(tsv, 'a') as f:
+                f.write('off-by-one\tkernel/f.c\n')
+            with self.assertRaises(SystemExit) as e:
+                gen_mutants.main(src, out, tsv=tsv)
+            self.assertIn('eq.tsv:3', str(e.exception))
 
 
 if __name__ == '__main__':
