@@ -400,6 +400,7 @@ static const struct {
 	__u32 map_flags;	/* with these flags */
 	bool freeze;		/* and freeze it */
 	bool obj_new;		/* load a program: bpf_obj_new() of struct obj */
+	bool repeat;		/* create it LEAK_ROUNDS times more: nothing kept */
 } cases[] = {
 	{ "btf_too_many_locks", "E2BIG", too_many_locks },
 	{ "btf_missing_lock", "EINVAL", missing_lock },
@@ -433,6 +434,11 @@ static const struct {
 	{ "btf_map_roots_rdonly_prog", "EACCES", owner_and_owned, "foo", BPF_F_RDONLY_PROG },
 	{ "btf_map_roots_wronly_prog", "EACCES", owner_and_owned, "foo", BPF_F_WRONLY_PROG },
 	{ "btf_map_roots_freeze", "ENOTSUPP", owner_and_owned, "foo", 0, true },
+	/* what map creation allocated for the roots goes, refused or not */
+	{ "btf_map_roots_refused_repeatedly", "EACCES", owner_and_owned, "foo",
+	  BPF_F_RDONLY_PROG, .repeat = true },
+	{ "btf_map_head_over_kptr_repeatedly", "EEXIST", head_over_kptr, "foo", .repeat = true },
+	{ "btf_map_roots_created_repeatedly", "0", owner_and_owned, "foo", .repeat = true },
 	/* sizes bpf_obj_new() cannot serve are refused, the largest it can runs */
 	{ "btf_obj_new_near_4g", "E2BIG", obj_near_4g, .obj_new = true },
 	{ "btf_obj_new_too_big", "E2BIG", obj_too_big, .obj_new = true },
@@ -482,6 +488,68 @@ static int create_map(struct btf *btf, const char *value, __u32 flags, bool free
 		err = errno;
 	close(fd);
 	return err;
+}
+
+/*
+ * A map's graph roots table is a kmalloc() no graph object accounts for:
+ * a path that forgets it leaks LEAK_ROUNDS of them (at least 136 bytes
+ * each), which the unreclaimable slab shows well above LEAK_KB.
+ */
+#define LEAK_ROUNDS 20000
+#define LEAK_KB 1024
+
+/* The unreclaimable slab in kB (/proc/meminfo), or -1 */
+static long sunreclaim_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SUnreclaim: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* Create the map of case @i LEAK_ROUNDS times more, with the verdict of the
+ * first; 0 when every one had it and the slab kept no more than LEAK_KB.
+ */
+static int create_map_repeatedly(struct btf *btf, unsigned int i, int err,
+				 void (*say)(const char *fmt, ...))
+{
+	long before = sunreclaim_kb(), after = before;
+	unsigned int n, tries;
+
+	if (before < 0) {
+		say("FAIL: cannot read SUnreclaim from /proc/meminfo");
+		return 1;
+	}
+	for (n = 0; n < LEAK_ROUNDS; n++) {
+		int again = create_map(btf, cases[i].map_value, cases[i].map_flags, false);
+
+		if (again != err) {
+			say("FAIL: map creation %u: expected %s, actual %s", n + 2,
+			    errno_name(err), errno_name(again));
+			return 1;
+		}
+	}
+	/* maps are freed from a workqueue: give it a second to catch up */
+	for (tries = 0; tries < 10; tries++) {
+		after = sunreclaim_kb();
+		if (after - before <= LEAK_KB)
+			break;
+		usleep(100000);
+	}
+	if (after - before > LEAK_KB) {
+		say("FAIL: after %u more map creations: unreclaimable slab grew by %ld kB, expected at most %d kB",
+		    LEAK_ROUNDS, after - before, LEAK_KB);
+		return 1;
+	}
+	say("ok: %u more map creations, unreclaimable slab %+ld kB", LEAK_ROUNDS, after - before);
+	return 0;
 }
 
 /* A tc program: p = bpf_obj_new(struct obj); p->x = 1; bpf_obj_drop(p);
@@ -587,12 +655,17 @@ int run_btf_case(const char *name, const char *expect, void (*say)(const char *f
 				 cases[i].freeze);
 	if (!err && !pos && cases[i].obj_new)
 		err = load_obj_new(btf);
-	btf__free(btf);
 	if (err != errnos[e].err) {
+		btf__free(btf);
 		say("FAIL: %s: expected %s, actual %s", what, expect, errno_name(err));
 		say("actual-error: %s %s", what, errno_name(err));
 		return 1;
 	}
+	if (!pos && cases[i].repeat && create_map_repeatedly(btf, i, err, say)) {
+		btf__free(btf);
+		return 1;
+	}
+	btf__free(btf);
 	say("ok: %s %s", what, expect);
 	return 0;
 }
