@@ -114,6 +114,23 @@ static void missing_node(struct btf *btf)
 	add_bar(btf);
 }
 
+/* A tag that is not contains:TYPE:FIELD: no FIELD, or an empty one that an
+ * anonymous node member would otherwise match
+ */
+static void contains_no_field(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar" });
+	add_bar(btf);
+}
+
+static void contains_empty_field(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 64, "contains:bar:" });
+	STRUCT(btf, "bar", 16, { "", LIST_NODE, 0 });
+}
+
 static void node_wrong_type(struct btf *btf)
 {
 	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
@@ -408,6 +425,8 @@ static const struct {
 	{ "btf_missing_contains", "EINVAL", missing_contains },
 	{ "btf_missing_struct", "ENOENT", missing_struct },
 	{ "btf_missing_node", "ENOENT", missing_node },
+	{ "btf_contains_no_field", "EINVAL", contains_no_field },
+	{ "btf_contains_empty_field", "EINVAL", contains_empty_field },
 	{ "btf_node_wrong_type", "EINVAL", node_wrong_type },
 	{ "btf_two_nodes_one_name", "EINVAL", two_nodes_one_name },
 	{ "btf_list_and_rb_node", "EINVAL", list_and_rb_node },
