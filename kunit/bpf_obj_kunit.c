@@ -80,26 +80,33 @@ static void obj_new_many_live_objects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, graph_objs_live() - live, 0);
 }
 
-/*
- * With a struct meta, bpf_obj_new_impl() zeroes exactly the special fields:
- * allocate, scribble, free, and allocate again from this CPU's free list.
- */
-static void obj_new_meta_zeroes_special_fields(struct kunit *test)
+static bool meta_covers(const struct btf_struct_meta *meta, int i)
 {
-	static const struct btf_struct_meta meta = {
-		.nr_fields = 2,
-		.fields = { { .offset = 8, .size = 16 }, { .offset = 40, .size = 4 } },
-	};
+	u32 f;
+
+	for (f = 0; f < meta->nr_fields; f++)
+		if (i >= meta->fields[f].offset && i < meta->fields[f].offset + meta->fields[f].size)
+			return true;
+	return false;
+}
+
+/*
+ * With a struct meta, bpf_obj_new_impl() zeroes exactly the special fields
+ * of @meta: allocate, scribble, free, and allocate again from this CPU's
+ * free list.
+ */
+static void check_zeroes_special_fields(struct kunit *test, const struct btf_struct_meta *meta)
+{
 	u8 *p1, *p2;
 	int i;
 
 	migrate_disable();
-	p1 = bpf_obj_new_impl(64, NULL);
+	p1 = bpf_obj_new_impl(96, NULL);
 	if (p1) {
-		memset(p1, 0xa5, 64);
+		memset(p1, 0xa5, 96);
 		bpf_obj_drop_impl(p1, NULL);
 	}
-	p2 = bpf_obj_new_impl(64, (void *)&meta);
+	p2 = bpf_obj_new_impl(96, (void *)meta);
 	migrate_enable();
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p1);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p2);
@@ -108,14 +115,45 @@ static void obj_new_meta_zeroes_special_fields(struct kunit *test)
 	 */
 	if (!IS_ENABLED(CONFIG_BPF_GRAPH_OBJ_SLAB))
 		KUNIT_ASSERT_PTR_EQ_MSG(test, p2, p1, "not recycled from this CPU's free list");
-	for (i = 0; i < 64; i++) {
-		bool special = (i >= 8 && i < 24) || (i >= 40 && i < 44);
+	for (i = 0; i < 96; i++) {
+		bool special = meta_covers(meta, i);
 		u8 left = bpf_graph_obj_poison ? POISON_FREE : 0xa5;
 
 		if (special || p2 == p1)
 			KUNIT_EXPECT_EQ_MSG(test, p2[i], special ? 0 : left, "byte %d", i);
 	}
 	graph_obj_drop(p2);
+}
+
+static void obj_new_meta_zeroes_special_fields(struct kunit *test)
+{
+	static const struct btf_struct_meta meta = {
+		.nr_fields = 2,
+		.fields = { { .offset = 8, .size = 16 }, { .offset = 40, .size = 4 } },
+	};
+
+	check_zeroes_special_fields(test, &meta);
+}
+
+/*
+ * The most special fields a struct has, its meta followed by another in
+ * the table (as btf_find_struct_meta() finds them): the loop must stop at
+ * the last field, not read the next meta's words as one more (which here
+ * would zero the object's first 8 bytes).
+ */
+static void obj_new_meta_zeroes_most_special_fields(struct kunit *test)
+{
+	static const struct btf_struct_meta metas[2] = {
+		{
+			.nr_fields = BTF_STRUCT_META_FIELDS_MAX,
+			.fields = { { 8, 8 }, { 16, 8 }, { 24, 8 }, { 32, 8 }, { 40, 8 },
+				    { 48, 8 }, { 56, 8 }, { 64, 8 }, { 80, 8 } },
+		},
+		{ .btf_id = 8, .spin_lock_off = 8 },
+	};
+
+	BUILD_BUG_ON(BTF_STRUCT_META_FIELDS_MAX != 9);
+	check_zeroes_special_fields(test, &metas[0]);
 }
 
 struct kcontainer {
@@ -189,6 +227,7 @@ static void obj_drop_frees_owned_list_and_tree(struct kunit *test)
 
 static struct kunit_case bpf_obj_cases[] = {
 	KUNIT_CASE(obj_new_meta_zeroes_special_fields),
+	KUNIT_CASE(obj_new_meta_zeroes_most_special_fields),
 	KUNIT_CASE(obj_drop_frees_owned_list_and_tree),
 	KUNIT_CASE(obj_new_sizes_are_usable),
 	KUNIT_CASE(obj_new_too_large_is_null),
