@@ -211,6 +211,33 @@ static void node_misaligned(struct btf *btf)
 	STRUCT(btf, "bar", 20, { "key", INT, 0 }, { "node", LIST_NODE, 32 });
 }
 
+/* Misaligned where no root names them: a struct's own list or rb node, a
+ * root (each kind of special field has its own check)
+ */
+static void list_node_misaligned_unnamed(struct btf *btf)
+{
+	STRUCT(btf, "bar", 20, { "key", INT, 0 }, { "node", LIST_NODE, 32 });
+}
+
+static void rb_node_misaligned_unnamed(struct btf *btf)
+{
+	STRUCT(btf, "bar", 28, { "key", INT, 0 }, { "node", RB_NODE, 32 });
+}
+
+static void head_misaligned(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "head", LIST_HEAD, 32, "contains:bar:node" });
+	add_bar(btf);
+}
+
+static void rb_root_misaligned(struct btf *btf)
+{
+	STRUCT(btf, "foo", 24, { "lock", SPIN_LOCK, 0 },
+	       { "root", RB_ROOT, 32, "contains:bar:node" });
+	STRUCT(btf, "bar", 24, { "node", RB_NODE, 0 });
+}
+
 /* Map values whose list head shares bytes with a kptr or a timer */
 static void head_over_kptr(struct btf *btf)
 {
@@ -437,6 +464,10 @@ static const struct {
 	{ "btf_owner_before_refused_type", "ENOENT", owner_before_refused_type },
 	{ "btf_lock_misaligned", "EINVAL", lock_misaligned },
 	{ "btf_node_misaligned", "EINVAL", node_misaligned },
+	{ "btf_list_node_misaligned_unnamed", "EINVAL", list_node_misaligned_unnamed },
+	{ "btf_rb_node_misaligned_unnamed", "EINVAL", rb_node_misaligned_unnamed },
+	{ "btf_head_misaligned", "EINVAL", head_misaligned },
+	{ "btf_rb_root_misaligned", "EINVAL", rb_root_misaligned },
 	{ "btf_map_head_over_kptr", "EEXIST", head_over_kptr, "foo" },
 	{ "btf_map_head_over_timer", "EEXIST", head_over_timer, "foo" },
 	{ "btf_map_lock_over_timer", "EEXIST", lock_over_timer, "foo" },
