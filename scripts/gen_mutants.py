@@ -25,7 +25,8 @@ that a partial pass still measures the whole set. Operators:
                swapped
 
 A mutant listed in mutants/generated-equivalent.tsv (OP, FILE, the line's
-text, why; by text, not line number, so that a series that moves lines
+text, why, and for a line whose text is not unique the text of the line
+above it; by text, not line number, so that a series that moves lines
 keeps the list) gets an "Equivalent: why" line: scripts/mutants.sh runs
 it but counts it only if it is killed after all.
 """
@@ -150,16 +151,17 @@ def added_lines(src):
 
 
 def equivalents(tsv=EQUIVALENTS):
-    """(op, file, line text) -> why, from the list of equivalent mutants."""
+    """(op, file, line text, line above or '') -> why, from the list of
+    equivalent mutants."""
     known = {}
     with open(tsv) as f:
         for n, row in enumerate(f, 1):
             if row.startswith('#') or not row.strip():
                 continue
             fields = row.rstrip('\n').split('\t')
-            if len(fields) != 4 or not all(fields):
-                sys.exit(f'{tsv}:{n}: want OP, FILE, LINE, WHY separated by tabs')
-            known[tuple(fields[:3])] = fields[3]
+            if len(fields) not in (4, 5) or not all(fields):
+                sys.exit(f'{tsv}:{n}: want OP, FILE, LINE, WHY[, LINE ABOVE] separated by tabs')
+            known[(*fields[:3], fields[4] if len(fields) == 5 else '')] = fields[3]
     return known
 
 
@@ -195,13 +197,25 @@ def main(src, out, sample=None, tsv=EQUIVALENTS):
                 while name in mutants:  # two of one op on a line
                     name, k = f'{base}{k}', k + 1
                 mutants[name] = (path, lines, new, at, op, orig)
+    hits = {}  # a listed key -> the mutants (of the whole set) it marks
+    for name, (path, lines, _, at, op, orig) in mutants.items():
+        above = lines[at - 2].strip() if at > 1 else ''
+        for key in ((op, path, orig.strip(), above), (op, path, orig.strip(), '')):
+            if key in known:
+                hits.setdefault(key, []).append(name)
+                break
+    for key, names in sorted(hits.items()):
+        if len(names) > 1:
+            sys.exit(f'{tsv}: "{key[2]}" marks {len(names)} mutants ({", ".join(sorted(names))}):'
+                     ' add the line above as a fifth column')
     names = sorted(mutants)
     if sample is not None and sample < len(names):
         names = sorted(random.Random(29).sample(names, sample))
     counts, marked = {}, 0
     for name in names:
-        path, op, orig = mutants[name][0], mutants[name][4], mutants[name][5]
-        why = known.get((op, path, orig.strip()))
+        path, lines, _, at, op, orig = mutants[name]
+        above = lines[at - 2].strip() if at > 1 else ''
+        why = known.get((op, path, orig.strip(), above)) or known.get((op, path, orig.strip(), ''))
         marked += why is not None
         write(out, name, *mutants[name], why=why)
         counts[op] = counts.get(op, 0) + 1

@@ -51,6 +51,57 @@ class Operators(unittest.TestCase):
         self.assertEqual(gen_mutants.pair_mutants('\ta = 1;', '\tb = 2;'), [])
 
 
+def make_repo(d, before, after):
+    """A prepared tree in d/src: kernel/f.c as before (pristine), then after."""
+    src = os.path.join(d, 'src')
+    os.makedirs(os.path.join(src, 'kernel'))
+    git = ['git', '-C', src, '-c', 'user.name=t', '-c', 'user.email=t@t']
+    path = os.path.join(src, 'kernel', 'f.c')
+    with open(path, 'w') as f:
+        f.write(before)
+    subprocess.run(['git', 'init', '-q', src], check=True)
+    subprocess.run(git + ['add', '.'], check=True)
+    subprocess.run(git + ['commit', '-qm', 'base'], check=True)
+    subprocess.run(git + ['tag', 'pristine'], check=True)
+    with open(path, 'w') as f:
+        f.write(after)
+    subprocess.run(git + ['commit', '-qam', 'bpf: series'], check=True)
+    subprocess.run(git + ['commit', '-q', '--allow-empty', '-m', 'harness: x'], check=True)
+    subprocess.run(git + ['tag', 'applied'], check=True)
+    return src
+
+
+class Equivalents(unittest.TestCase):
+    AFTER = ('int f(int a)\n{\n\tif (a)\n\t\treturn -EINVAL;\n'
+             '\tif (a > 2)\n\t\treturn -EINVAL;\n\treturn 1;\n}\n')
+
+    def run_with(self, d, rows):
+        src, out = make_repo(d, 'int f(int a)\n{\n\treturn 1;\n}\n', self.AFTER), \
+            os.path.join(d, 'out')
+        tsv = os.path.join(d, 'eq.tsv')
+        with open(tsv, 'w') as f:
+            f.write(''.join('\t'.join(r) + '\n' for r in rows))
+        gen_mutants.main(src, out, tsv=tsv)
+        marked = set()
+        for name in os.listdir(out):
+            with open(os.path.join(out, name)) as f:
+                if f.read().splitlines()[1].startswith('Equivalent: '):
+                    marked.add(name)
+        return marked
+
+    def test_line_above_tells_identical_lines_apart(self):
+        with tempfile.TemporaryDirectory() as d:
+            marked = self.run_with(d, [('err-success', 'kernel/f.c', 'return -EINVAL;', 'why',
+                                        'if (a > 2)')])
+            self.assertEqual(marked, {'gen-f_c-L6-err-success.diff'})
+
+    def test_text_that_marks_two_mutants_is_refused(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(SystemExit) as e:
+                self.run_with(d, [('err-success', 'kernel/f.c', 'return -EINVAL;', 'why')])
+            self.assertIn('marks 2 mutants', str(e.exception))
+
+
 class WholeRun(unittest.TestCase):
     def test_mutants_of_added_lines_only_and_they_apply(self):
         with tempfile.TemporaryDirectory() as d:
