@@ -291,4 +291,53 @@ __attribute__((naked)) int prune_value_same_both_paths(void)
 		      :: IMMS : "memory");
 }
 
+/*
+ * A pointer with no reference (skb->sk) against a socket the program holds
+ * a reference to: on the path kept first r9 is skb->sk, on the other a copy
+ * of the looked-up socket, which the program releases after the join and
+ * then reads through r9. A reference id of 0 is no reference: matching it
+ * with the socket's would prune the second path and let the read through.
+ */
+SEC("tc")
+__failure __msg("R9 invalid mem access") __flag(BPF_F_TEST_STATE_FREQ)
+__attribute__((naked)) int prune_unreferenced_sock_first(void)
+{
+	asm volatile ("r6 = r1;"
+		      "r1 = 0;"
+		      "*(u64 *)(r10 - 16) = r1;"
+		      "*(u32 *)(r10 - 8) = r1;"
+		      "r1 = r6;"
+		      "r2 = r10;"
+		      "r2 += -16;"
+		      "r3 = 12;"
+		      "r4 = -1;"
+		      "r5 = 0;"
+		      "call %[skc_lookup_tcp];"
+		      "if r0 == 0 goto out_%=;"
+		      "r7 = r0;"
+		      "r9 = *(u64 *)(r6 + %[sk_off]);"
+		      "if r9 == 0 goto release_%=;"
+		      "r1 = *(u32 *)(r6 + 0);"
+		      "if r1 > 100 goto second_%=;"
+		"join_%=:"
+		      "r1 = r7;"
+		      "call %[sk_release];"
+		      "r0 = *(u32 *)(r9 + 4);"
+		      "r0 = 0;"
+		      "exit;"
+		"second_%=:"
+		      "r9 = r7;"
+		      "goto join_%=;"
+		"release_%=:"
+		      "r1 = r7;"
+		      "call %[sk_release];"
+		"out_%=:"
+		      "r0 = 0;"
+		      "exit;"
+		      :: [skc_lookup_tcp] "i"(BPF_FUNC_skc_lookup_tcp),
+			 [sk_release] "i"(BPF_FUNC_sk_release),
+			 [sk_off] "i"(__builtin_offsetof(struct __sk_buff, sk))
+		      : "memory");
+}
+
 char _license[] SEC("license") = "GPL";
