@@ -230,8 +230,9 @@ static int check_msgs(const char *full_log, const char **msgs, int nr)
 /*
  * A refused program: its __msg annotations must match @checked (the log
  * at its __log_level, else libbpf's) and the lines of its expected log,
- * if it has one, must be whole lines of libbpf's log, in order. One of
- * the two must exist: a refusal with nothing expected proves nothing.
+ * if it has one, must be whole lines of libbpf's log, in order, the
+ * verifier's error among them. One of the two must exist: a refusal with
+ * nothing expected proves nothing.
  */
 int check_log(const char *prog, const char **msgs, int nr_msgs, const char *checked,
 	      bool tabled)
@@ -293,6 +294,19 @@ int check_log(const char *prog, const char **msgs, int nr_msgs, const char *chec
 			goto out;
 		}
 		found[j++] = true;
+	}
+	/* The load must fail for what the log expects: the verifier's error
+	 * is one of the expected lines, not a line after them (a check that
+	 * logs its message and goes on would pass otherwise).
+	 */
+	for (i = 0; i < nr_got && got[i] != error_line(got, nr_got); i++)
+		;
+	if (i < nr_got && !found[i]) {
+		say("FAIL: the verifier's error is not a line of %s", path);
+		say("expected: %s", want[nr_want - 1]);
+		say("actual:   %s", got[i]);
+		print_tail(got, nr_got);
+		goto out;
 	}
 	say("ok: load failed with the %d expected line(s) and %d __msg(s)", nr_want, nr_msgs);
 	ret = 0;
