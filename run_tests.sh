@@ -58,7 +58,8 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
   run, default 60; 180 with --debug), QEMU_ARGS (more QEMU options, e.g.
   "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR
   (--mutants: another catalogue than mutants/, e.g. scripts/gen_mutants.py's),
-  MUTANTS_RESUME (1: go on with the verdicts of an earlier --mutants pass)
+  MUTANTS_RESUME (1: go on with the verdicts of an earlier --mutants pass),
+  MUTANT_TIMEOUT (--mutants: seconds for each mutant's guest run, default 400)
 EOF
 }
 
