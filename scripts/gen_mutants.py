@@ -165,6 +165,16 @@ def equivalents(tsv=EQUIVALENTS):
     return known
 
 
+def listed_key(known, path, lines, at, op, orig):
+    """The key of the list that names this mutant (by the line above, else
+    by its text alone), or None."""
+    above = lines[at - 2].strip() if at > 1 else ''
+    for key in ((op, path, orig.strip(), above), (op, path, orig.strip(), '')):
+        if key in known:
+            return key
+    return None
+
+
 def write(out, name, path, lines, new, n, op, orig, why=None):
     diff = difflib.unified_diff([l + '\n' for l in lines], [l + '\n' for l in new],
                                 f'a/{path}', f'b/{path}', n=3)
@@ -199,11 +209,9 @@ def main(src, out, sample=None, tsv=EQUIVALENTS):
                 mutants[name] = (path, lines, new, at, op, orig)
     hits = {}  # a listed key -> the mutants (of the whole set) it marks
     for name, (path, lines, _, at, op, orig) in mutants.items():
-        above = lines[at - 2].strip() if at > 1 else ''
-        for key in ((op, path, orig.strip(), above), (op, path, orig.strip(), '')):
-            if key in known:
-                hits.setdefault(key, []).append(name)
-                break
+        key = listed_key(known, path, lines, at, op, orig)
+        if key:
+            hits.setdefault(key, []).append(name)
     for key, names in sorted(hits.items()):
         if len(names) > 1:
             sys.exit(f'{tsv}: "{key[2]}" marks {len(names)} mutants ({", ".join(sorted(names))}):'
@@ -214,8 +222,8 @@ def main(src, out, sample=None, tsv=EQUIVALENTS):
     counts, marked = {}, 0
     for name in names:
         path, lines, _, at, op, orig = mutants[name]
-        above = lines[at - 2].strip() if at > 1 else ''
-        why = known.get((op, path, orig.strip(), above)) or known.get((op, path, orig.strip(), ''))
+        key = listed_key(known, path, lines, at, op, orig)
+        why = known[key] if key else None
         marked += why is not None
         write(out, name, *mutants[name], why=why)
         counts[op] = counts.get(op, 0) + 1

@@ -238,6 +238,7 @@ int check_log(const char *prog, const char **msgs, int nr_msgs, const char *chec
 	      bool tabled)
 {
 	char path[256], *expected = NULL, **want = NULL, **got, *text;
+	const char *err;
 	int nr_want = 0, nr_got, i, j = 0, ret = 1;
 	size_t len = 0;
 	bool *found;
@@ -299,7 +300,8 @@ int check_log(const char *prog, const char **msgs, int nr_msgs, const char *chec
 	 * is one of the expected lines, not a line after them (a check that
 	 * logs its message and goes on would pass otherwise).
 	 */
-	for (i = 0; i < nr_got && got[i] != error_line(got, nr_got); i++)
+	err = error_line(got, nr_got);
+	for (i = 0; i < nr_got && got[i] != err; i++)
 		;
 	if (i < nr_got && !found[i]) {
 		say("FAIL: the verifier's error is not a line of %s", path);
