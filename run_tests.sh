@@ -160,11 +160,11 @@ python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set tree_id \
 	"$(git -C "$SRC_DIR" rev-parse 'HEAD^{tree}')"
 
 build_dir=$WORK_DIR/build
-kunitconfigs=(--kunitconfig="$REPO/kunitconfig")
+KUNIT_CONFIGS=("$REPO/kunitconfig")
 kernel_args=()
 if [ "$debug" = 1 ]; then
 	build_dir=$WORK_DIR/build-debug
-	kunitconfigs+=(--kunitconfig="$REPO/kunitconfig.debug")
+	KUNIT_CONFIGS+=("$REPO/kunitconfig.debug")
 	# every KASAN report, not only the first: bpf_graph_kasan provokes one
 	kernel_args=(--kernel_args=kasan_multi_shot)
 	# KASAN, kmemleak and lockdep slow the guest: three times the time,
@@ -179,25 +179,17 @@ fi
 [ -z "${KERNEL_ARGS:-}" ] || kernel_args+=(--kernel_args="$KERNEL_ARGS")
 # A failed build leaves no console log behind, not the previous one.
 rm -f "$build_dir/test.log"
-kunit_py() {
-	local cmd=$1
-	shift
-	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$cmd" --arch=x86_64 \
-		--build_dir="$build_dir" "${kunitconfigs[@]}" "$@") 2>&1 |
-		tee -a "$RESULTS_DIR/kunit.txt"
-	return "${PIPESTATUS[0]}"
-}
+KUNIT_BUILD_DIR=$build_dir KUNIT_LOG=$RESULTS_DIR/kunit.txt KUNIT_SHOW=1
 
 . "$REPO/scripts/build_stamp.sh"
-configs=("${kunitconfigs[@]#--kunitconfig=}")
 step build
-if stamp_fresh "$build_dir" "${configs[@]}"; then
+if stamp_fresh "$build_dir" "${KUNIT_CONFIGS[@]}"; then
 	log "kunit.py build: $build_dir is built from this tree and config, nothing to do"
 else
 	stamp_prepare "$build_dir"
 	log "kunit.py build (build dir $build_dir)"
 	kunit_py build --jobs="$(nproc)" || die "the kernel does not build (see $RESULTS_DIR/kunit.txt)"
-	stamp_record "$build_dir" "${configs[@]}"
+	stamp_record "$build_dir" "${KUNIT_CONFIGS[@]}"
 fi
 
 # After the kernel: some selftests are built against a vmlinux.h dumped

@@ -38,6 +38,22 @@ base_version() {
 	fi
 }
 
+# kunit.py COMMAND [ARGS...] on the tree in $SRC_DIR, with the build dir
+# $KUNIT_BUILD_DIR and the kunitconfigs of the array KUNIT_CONFIGS; its
+# output is appended to $KUNIT_LOG, and shown too when KUNIT_SHOW is set.
+kunit_py() {
+	local cmd=$1
+	shift
+	set -- "$cmd" --arch=x86_64 --build_dir="$KUNIT_BUILD_DIR" \
+		"${KUNIT_CONFIGS[@]/#/--kunitconfig=}" "$@"
+	if [ -n "${KUNIT_SHOW:-}" ]; then
+		(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@") 2>&1 |
+			tee -a "$KUNIT_LOG"
+		return "${PIPESTATUS[0]}"
+	fi
+	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@") >>"$KUNIT_LOG" 2>&1
+}
+
 # kunitconfig ($1, default the repo's) without the options the tree at
 # $SRC_DIR (a prefix of the series, or none of it) does not define: kunit.py
 # refuses a config that loses an option.

@@ -92,11 +92,7 @@ for k in $(seq "$from" "$to"); do
 		break
 	fi
 	prefix_kunitconfig >"$out/kunitconfig"
-	kunit_py() {
-		(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
-			--build_dir="$WORK_DIR/build" --kunitconfig="$out/kunitconfig") \
-			>>"$out/kunit.txt" 2>&1
-	}
+	KUNIT_BUILD_DIR=$WORK_DIR/build KUNIT_CONFIGS=("$out/kunitconfig") KUNIT_LOG=$out/kunit.txt
 	rm -f "$WORK_DIR/build/test.log" "$out/kunit.txt"
 	stamp_prepare "$WORK_DIR/build"
 	if ! kunit_py build --jobs="$(nproc)"; then

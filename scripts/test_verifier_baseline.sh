@@ -34,11 +34,7 @@ log "test_verifier baseline: the pristine tree in $SRC_DIR"
 "$REPO/scripts/tree.sh"
 prefix_kunitconfig >"$RESULTS_DIR/kunitconfig"
 build=$WORK_DIR/build
-kunit_py() {
-	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@" --arch=x86_64 \
-		--build_dir="$build" --kunitconfig="$RESULTS_DIR/kunitconfig") \
-		>>"$RESULTS_DIR/kunit.txt" 2>&1
-}
+KUNIT_BUILD_DIR=$build KUNIT_CONFIGS=("$RESULTS_DIR/kunitconfig") KUNIT_LOG=$RESULTS_DIR/kunit.txt
 rm -f "$RESULTS_DIR/kunit.txt" "$build/test.log"
 if ! stamp_fresh "$build" "$RESULTS_DIR/kunitconfig"; then
 	stamp_prepare "$build"
