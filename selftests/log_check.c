@@ -118,17 +118,19 @@ static void say_actual_errors(char **lines, int nr)
 
 /*
  * The "bless-line:" lines that --bless writes, in log order: the actual
- * errors, and the lines of the expected log that were found (@found), so
- * that lines added to it by hand survive blessing while they still match.
+ * errors, and the lines of the expected log that were found (@found[i]:
+ * the expected line that log line @i matched), as written there, so that
+ * lines added by hand, and {{ }} patterns, survive blessing while they
+ * still match.
  */
-static void say_bless_lines(char **lines, int nr, const bool *found)
+static void say_bless_lines(char **lines, int nr, char **found)
 {
 	const char *err = error_line(lines, nr);
 	int i;
 
 	for (i = 0; i < nr; i++)
 		if (found[i] || lines[i] == err || is_btf_or_map_error(lines, nr, i))
-			say("bless-line: %s", lines[i]);
+			say("bless-line: %s", found[i] ? found[i] : lines[i]);
 	if (!nr)
 		say("bless-line: %s", err);
 }
@@ -163,6 +165,36 @@ static char *msg_regex(const char *msg)
 	}
 	*o = '\0';
 	return re;
+}
+
+/*
+ * Does log line @got match expected line @want? A line with {{regex}} in
+ * it (for what the compiler chooses: registers, instruction indices,
+ * reference ids) must match as a whole line; any other is compared as is.
+ */
+static bool line_matches(const char *want, const char *got)
+{
+	char *pattern, *anchored;
+	regex_t re;
+	bool ok;
+
+	if (!strstr(want, "{{"))
+		return !strcmp(want, got);
+	pattern = msg_regex(want);
+	if (!pattern || asprintf(&anchored, "^%s$", pattern) < 0) {
+		free(pattern);
+		return false;
+	}
+	ok = !regcomp(&re, anchored, REG_EXTENDED | REG_NOSUB);
+	if (ok) {
+		ok = !regexec(&re, got, 0, NULL, 0);
+		regfree(&re);
+	} else {
+		say("expected line is not a valid pattern: %s", want);
+	}
+	free(anchored);
+	free(pattern);
+	return ok;
 }
 
 /*
@@ -237,11 +269,10 @@ static int check_msgs(const char *full_log, const char **msgs, int nr)
 int check_log(const char *prog, const char **msgs, int nr_msgs, const char *checked,
 	      bool tabled)
 {
-	char path[256], *expected = NULL, **want = NULL, **got, *text;
+	char path[256], *expected = NULL, **want = NULL, **got, *text, **found;
 	const char *err;
 	int nr_want = 0, nr_got, i, j = 0, ret = 1;
 	size_t len = 0;
-	bool *found;
 	FILE *f;
 
 	text = strdup(libbpf_log_text());
@@ -284,7 +315,7 @@ int check_log(const char *prog, const char **msgs, int nr_msgs, const char *chec
 	}
 
 	for (i = 0; i < nr_want; i++) {
-		while (j < nr_got && strcmp(want[i], got[j]))
+		while (j < nr_got && !line_matches(want[i], got[j]))
 			j++;
 		if (j == nr_got) {
 			say("FAIL: expected line %d of %s not found in the log%s",
@@ -294,7 +325,7 @@ int check_log(const char *prog, const char **msgs, int nr_msgs, const char *chec
 			print_tail(got, nr_got);
 			goto out;
 		}
-		found[j++] = true;
+		found[j++] = want[i];
 	}
 	/* The load must fail for what the log expects: the verifier's error
 	 * is one of the expected lines, not a line after them (a check that

@@ -260,6 +260,12 @@ copy_repo wrong_log
 echo "this line is not in any verifier log" >"$tmp/wrong_log/expected-logs/spin_lock_missing_unlock.log"
 scenario wrong_log "expected: this line is not in any verifier log"
 
+# A {{ }} pattern in an expected log spans only what it says.
+copy_repo wrong_pattern
+echo 'Unreleased reference id={{[0-9]+}} alloc_insn={{[a-z]+}}' \
+	>"$tmp/wrong_pattern/expected-logs/obj_new_leak.log"
+scenario wrong_pattern 'expected: Unreleased reference id=\{\{\[0-9\]\+\}\} alloc_insn=\{\{\[a-z\]\+\}\}'
+
 # An annotated function that is not a program (no SEC).
 copy_repo missing_prog
 tamper missing_prog selftests/progs/spin_lock_fail.bpf.c \
