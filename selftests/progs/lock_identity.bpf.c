@@ -4,6 +4,10 @@
  * objects of one type, and a map's elements seen by nested
  * bpf_for_each_map_elem() callbacks. Mixing them must be refused; a map
  * element's own lock still serves its own tree in a nested callback.
+ * The outer element reaches the inner callback through its context on the
+ * stack: from patch 35 on, that call is refused first (a value with graph
+ * roots spilled where a callback may reach it); patch 22's own rule is
+ * then tested by the lock-only map of for_each_nested_lock_only_*() below.
  */
 #include "rbtree_types.h"
 #include "bpf_misc.h"

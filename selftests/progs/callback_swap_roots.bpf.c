@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A bpf_loop() callback is verified for one run: given the caller's stack,
+ * it can swap two map value pointers, and after the call the verifier
+ * believes them swapped where two runs swapped them back. With a value
+ * that has graph roots the caller could then take one value's lock and
+ * push onto the other's list, or read (a kernel address) and forge (a
+ * pop then writes through it) a list head's words as a plain value's.
+ * Patch 35 refuses the call while such a value's pointer is spilled.
+ * (Found by a red-team review of the series.)
+ */
+#include "list_types.h"
+#include "bpf_misc.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct list_value);
+} lists SEC(".maps");
+
+/* Same size as struct list_value (32 bytes), no special fields. */
+struct plain {
+	__u64 w[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, int);
+	__type(value, struct plain);
+} plains SEC(".maps"), plains2 SEC(".maps");
+
+struct swap_ctx {
+	void *x;
+	void *y;
+};
+
+__u64 leaked_next;
+__u64 leaked_prev;
+
+/* One simulated iteration swaps; two real iterations swap back. */
+static long swap_cb(__u32 idx, struct swap_ctx *c)
+{
+	void *t = c->x;
+
+	c->x = c->y;
+	c->y = t;
+	return 0;
+}
+
+/* What the verifier believes y is after two swaps, verified as one: x. */
+static __attribute__((noinline)) void *swapped_twice(void *x, void *y)
+{
+	struct swap_ctx c = { .x = x, .y = y };
+
+	bpf_loop(2, swap_cb, &c, 0);
+	return c.y;
+}
+
+SEC("tc")
+__failure
+__msg("bpf_loop#{{[0-9]+}}: map value with graph roots spilled at fp{{-[0-9]+}} of frame {{[0-9]+}}, which its callback may reach")
+long callback_swap_lock_identity(void *ctx)
+{
+	struct list_value *v0, *v1, *locked;
+	struct node_data *n;
+	int k0 = 0, k1 = 1;
+
+	use_node_data();
+	v0 = bpf_map_lookup_elem(&lists, &k0);
+	v1 = bpf_map_lookup_elem(&lists, &k1);
+	if (!v0 || !v1)
+		return 0;
+	locked = swapped_twice(v0, v1);	/* the verifier: v0; run time: v1 */
+	n = bpf_obj_new(struct node_data);
+	if (!n)
+		return 0;
+	bpf_spin_lock(&locked->lock);		/* run time: v1's lock */
+	bpf_list_push_front(&v0->head, &n->node);	/* v0's list, v0 unlocked */
+	bpf_spin_unlock(&locked->lock);
+	return 0;
+}
+
+SEC("tc")
+__failure
+__msg("bpf_loop#{{[0-9]+}}: map value with graph roots spilled at fp{{-[0-9]+}} of frame {{[0-9]+}}, which its callback may reach")
+long callback_swap_reads_root(void *ctx)
+{
+	struct list_value *t;
+	struct node_data *n;
+	struct plain *p, *q;
+	int k0 = 0;
+
+	t = bpf_map_lookup_elem(&lists, &k0);
+	p = bpf_map_lookup_elem(&plains, &k0);
+	if (!t || !p)
+		return 0;
+	/* put a node on the list so that head.next is a heap address */
+	n = bpf_obj_new(struct node_data);
+	if (!n)
+		return 0;
+	bpf_spin_lock(&t->lock);
+	bpf_list_push_front(&t->head, &n->node);
+	bpf_spin_unlock(&t->lock);
+
+	q = swapped_twice(p, t);	/* the verifier: p; run time: t */
+	leaked_next = q->w[1];	/* bpf_list_head.next: kernel address */
+	leaked_prev = q->w[2];	/* bpf_list_head.prev */
+	return 0;
+}
+
+SEC("tc")
+__failure
+__msg("bpf_loop#{{[0-9]+}}: map value with graph roots spilled at fp{{-[0-9]+}} of frame {{[0-9]+}}, which its callback may reach")
+long callback_swap_forges_root(void *ctx)
+{
+	struct bpf_list_node *ln;
+	struct list_value *t;
+	struct plain *p, *q;
+	int k0 = 0;
+
+	t = bpf_map_lookup_elem(&lists, &k0);
+	p = bpf_map_lookup_elem(&plains, &k0);
+	if (!t || !p)
+		return 0;
+	q = swapped_twice(p, t);	/* the verifier: p; run time: t */
+	q->w[1] = 0xdead000000000100ULL;	/* forged head.next */
+	q->w[2] = 0xdead000000000200ULL;	/* forged head.prev */
+
+	bpf_spin_lock(&t->lock);
+	ln = bpf_list_pop_front(&t->head);	/* list_del_init(forged) */
+	bpf_spin_unlock(&t->lock);
+	if (ln)
+		bpf_obj_drop(container_of(ln, struct node_data, node));
+	return 0;
+}
+
+/* Two plain values swapped: the general hole of 6.1 and 6.3, which
+ * touches no graph root; loaded and run as before (returning 1: at run
+ * time the second value comes back, where the verifier believes the
+ * first).
+ */
+SEC("tc")
+__success __retval(1)
+long callback_swap_plain_values(void *ctx)
+{
+	struct plain *p, *q;
+	int k0 = 0;
+
+	p = bpf_map_lookup_elem(&plains, &k0);
+	q = bpf_map_lookup_elem(&plains2, &k0);
+	if (!p || !q)
+		return 1;
+	return swapped_twice(p, q) != p;
+}
+
+char _license[] SEC("license") = "GPL";
