@@ -6,8 +6,10 @@
  * that has graph roots the caller could then take one value's lock and
  * push onto the other's list, or read (a kernel address) and forge (a
  * pop then writes through it) a list head's words as a plain value's.
- * Patch 35 refuses the call while such a value's pointer is spilled.
- * (Found by a red-team review of the series.)
+ * Patch 35 refuses the call while such a value's pointer, or a pointer
+ * to such a map, is spilled, and a callback that stores one into its
+ * caller's stack, where it could differ on every run. (Found by two
+ * red-team reviews of the series.)
  */
 #include "list_types.h"
 #include "bpf_misc.h"
@@ -133,6 +135,72 @@ long callback_swap_forges_root(void *ctx)
 	bpf_spin_unlock(&t->lock);
 	if (ln)
 		bpf_obj_drop(container_of(ln, struct node_data, node));
+	return 0;
+}
+
+/*
+ * The callback reads its caller's slot as a plain value and leaves a list
+ * value's pointer there: from its second run on, it reads (and forges)
+ * the list head's words as plain data. Refused where it stores.
+ */
+struct next_ctx {
+	struct plain *p;
+	__u64 forge;
+};
+
+static long next_run_cb(__u32 idx, struct next_ctx *c)
+{
+	struct plain *p = c->p;
+	struct list_value *l;
+	int k = 0;
+
+	if (p->w[1])
+		leaked_next = p->w[1];
+	if (c->forge && idx == 2) {
+		p->w[1] = 0xdead000000000100ULL;
+		p->w[2] = 0xdead000000000200ULL;
+	}
+	l = bpf_map_lookup_elem(&lists, &k);
+	if (!l)
+		return 1;
+	c->p = (void *)l;
+	return 0;
+}
+
+SEC("tc")
+__failure
+__msg("map value with graph roots stored at fp{{-[0-9]+}} of frame 0 by a callback, which runs more often than it is verified")
+long callback_next_run_reads_root(void *ctx)
+{
+	struct next_ctx c = { .forge = 1 };
+	int k = 0;
+
+	c.p = bpf_map_lookup_elem(&plains, &k);
+	if (!c.p)
+		return 1;
+	bpf_loop(3, next_run_cb, &c, 0);
+	return 0;
+}
+
+/*
+ * Two map pointers swapped: a lookup in what the verifier takes for the
+ * plain map gives a list value at run time. Refused at the call.
+ */
+SEC("tc")
+__failure
+__msg("bpf_loop#{{[0-9]+}}: map with graph roots spilled at fp{{-[0-9]+}} of frame {{[0-9]+}}, which its callback may reach")
+long callback_swaps_map_ptrs(void *ctx)
+{
+	void *x = &plains, *y = &lists;
+	struct plain *q;
+	int k = 0;
+
+	__sink(x);	/* ld_imm64 map pointers, not a .rodata copy */
+	__sink(y);
+	q = bpf_map_lookup_elem(swapped_twice(x, y), &k);	/* run time: lists */
+	if (!q)
+		return 1;
+	leaked_next = q->w[1];
 	return 0;
 }
 
