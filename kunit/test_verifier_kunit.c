@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * 6.1's own verifier corpus against this kernel: "run" has the loader run
- * test_verifier from the initramfs (selftests/test_verifier_run.c), which
+ * test_verifier from the initramfs (runner/test_verifier_run.c), which
  * writes one line per case variant: "N/x descr<TAB>expected<TAB>actual",
  * the expected signature being the pristine kernel's or a change the
  * project lists with its reason (tests/test_verifier/). "verdict" is one

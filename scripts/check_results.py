@@ -31,7 +31,7 @@ TV_CASE = ('bpf_test_verifier', 'tv_verdict')  # one test per test_verifier case
 BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
 # a program whose __msg states its message has no expected log to bless
 BLESS_SKIP_RE = re.compile(r'# bpf_prog: (\S+): bless-skip: ')
-# the verifier's statistics of each selftest program (loader.c, say_stats())
+# the verifier's statistics of each selftest program (runner/prog_test.c, say_stats())
 STATS_RE = re.compile(r'# bpf_prog: \S+: stats: (\S+) verdict=(\w+) insns=(-?\d+) '
                       r'total_states=(-?\d+) peak_states=(-?\d+) time_us=(-?\d+)')
 # veristat's CSV columns (veristat -C reads two such files); verification

@@ -30,8 +30,8 @@ HEADER = """\
 # <program> <object> stress <drain> <ops>  __stress(drain, ops)
 # mutate_<object> <object> mutate <seed> <count>        __mutants(seed, count)
 # failslab_<object> <object> failslab <program> <max>   __failslab(max)
-# <case> - btf <ERRNO>                     selftests/btf_cases.c
-# <name> - gen <seed> <count>              selftests/gen.c
+# <case> - btf <ERRNO>                     runner/btf_cases.c
+# <name> - gen <seed> <count>              generators/gen.c
 """
 
 

@@ -3,9 +3,9 @@
 #
 # The long run of the fuzzers, for maintainers, in one boot: every object
 # of the manifest's mutate_* entries with seeds 1..SEEDS (default 20),
-# COUNT mutants per program and seed (default 10) (selftests/mutate.c), and
+# COUNT mutants per program and seed (default 10) (generators/mutate.c), and
 # every gen_* entry with SEEDS seeds of up to 100,000 generated programs
-# (selftests/gen.c). Each entry stops at its 20 s budget. Prints the
+# (generators/gen.c). Each entry stops at its 20 s budget. Prints the
 # counts; a leak, crash, splat or disagreement with the ownership model
 # fails the run and names the program, seed and index.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ./run_tests.sh --stress-bench [OPS]
 #
-# The stress selftest (selftests/stress.c) alone, OPS operations per CPU
+# The stress selftest (runner/stress.c) alone, OPS operations per CPU
 # (default 100000), in guests of 1, 2 and 4 vCPUs (TCG), on the suite's
 # kernel: prints ops/s per CPU and in all for each. A benchmark, not a test:
 # it fails only if the stress test fails.

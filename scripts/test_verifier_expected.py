@@ -12,7 +12,7 @@ the patch that changes it), each group of them after "# " lines that give its
 reason (a blank line ends a group);
 with PREFIX (--each-patch: the number of patches applied) a change whose
 patch is not applied yet is not expected. EXPECTED: "N/x<TAB>signature" for the
-guest (selftests/test_verifier_run.c). Exits 2 naming the line when the
+guest (runner/test_verifier_run.c). Exits 2 naming the line when the
 files disagree with the cases or with each other.
 """
 import re

@@ -304,7 +304,7 @@ tamper bad_annotation selftests/progs/spin_lock.bpf.c \
 scenario bad_annotation "spin_lock_counter: checks after the run need __retval" 2
 
 copy_repo loader_crash
-tamper loader_crash selftests/loader.c \
+tamper loader_crash runner/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tabort();\n&|'
 scenario loader_crash "killed by signal 6"
 
@@ -312,7 +312,7 @@ scenario loader_crash "killed by signal 6"
 # here 45 s, not the default: the knob works without a kernel rebuild; it
 # must stay above the slowest selftest's time); the run goes on.
 copy_repo loader_hang
-tamper loader_hang selftests/loader.c \
+tamper loader_hang runner/loader.c \
 	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
 TEST_TIMEOUT=45 scenario loader_hang "spin_lock_counter: timed out after 45 s, killed"
 if grep -qE '^results: [0-9]{3} passed, 1 failed' "$tmp/loader_hang.log"; then
