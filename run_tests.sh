@@ -28,7 +28,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
             suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
   --list    list the KUnit suites and the selftests (matching GLOB) of the
-            last build, and stop
+            last build (before a first run: of the sources, no kernel built),
+            and stop
   --debug   add kunitconfig.debug (KASAN, kmemleak, lockdep)
   --bless   rewrite expected-logs/ from the verifier messages of this run
   --compare BASE.csv  compare the verifier statistics of this run with
@@ -121,10 +122,22 @@ if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
 	fi
 fi
 if [ "$list" = 1 ]; then
-	[ -e "$SELFTEST_OUT/tests.list" ] ||
-		die "no selftest manifest in $SELFTEST_OUT: it is derived from the built objects, run ./run_tests.sh once"
+	manifest=$SELFTEST_OUT/tests.list
+	if [ ! -e "$manifest" ]; then
+		# No run yet: the manifest comes from the objects' annotations, and
+		# the objects need the patched tree's UAPI, not a kernel build.
+		mkdir -p "$WORK_DIR"
+		exec 9>"$WORK_DIR/lock"
+		flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+		"$REPO/scripts/install_deps.sh" >&2
+		"$REPO/scripts/tree.sh" >&2
+		manifest=$WORK_DIR/list-selftests/tests.list
+		make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="${manifest%/*}" "$manifest" >&2 ||
+			die "the selftests do not build"
+		log "not listed before a first run: the programs of selftests/vmlinux/ (built against the kernel's BTF)"
+	fi
 	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
-		--manifest "$SELFTEST_OUT/tests.list" ${glob:+--glob "$glob"}
+		--manifest "$manifest" ${glob:+--glob "$glob"}
 fi
 mkdir -p "$WORK_DIR"
 exec 9>"$WORK_DIR/lock"

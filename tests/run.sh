@@ -167,6 +167,20 @@ else
 	fail "stale_build: not rebuilt, or the run failed"
 fi
 
+# --list before any run (no manifest in SELFTEST_OUT) lists the selftests
+# from their objects, built without a kernel, and builds nothing else.
+log "--list before a first run: the names, without a kernel build"
+rm -rf "$WORK_DIR/list-selftests"
+if SELFTEST_OUT="$tmp/list.out" "$REPO/run_tests.sh" --list 'spin_lock_*' >"$tmp/list.log" 2>&1 &&
+   grep -qx 'selftest  spin_lock_counter (pass)' "$tmp/list.log" &&
+   grep -q 'not listed before a first run: the programs of selftests/vmlinux/' "$tmp/list.log" &&
+   ! grep -q 'kunit.py build' "$tmp/list.log" && [ ! -e "$tmp/list.out" ]; then
+	pass "--list without a previous run: listed spin_lock_counter, built no kernel"
+else
+	tail -n 20 "$tmp/list.log"
+	fail "--list without a previous run: no listing, or a build"
+fi
+
 # A name selects exactly that selftest. Nothing changed since the last
 # run, so the build is left out (kunit_fails and splat below show that a
 # changed KUnit file is built).
