@@ -265,7 +265,7 @@ python3 "$REPO/scripts/ktap.py" "$SRC_DIR/tools/testing/kunit" "$RESULTS_DIR/con
 cp "$build_dir/.config" "$RESULTS_DIR/kernel.config" 2>/dev/null || true
 cat "$REPO"/patches/*.patch | sha256sum | cut -d' ' -f1 >"$RESULTS_DIR/series.sha256"
 
-check=(--json "$RESULTS_DIR/results.json" --console "$RESULTS_DIR/console.log"
+check=(--kunit-tool "$SRC_DIR/tools/testing/kunit" --console "$RESULTS_DIR/console.log"
 	--manifest "$SELFTEST_OUT/initramfs/selftests/tests.list" --glob "$glob"
 	--kunit-dir "$REPO/kunit" --kconfig "$build_dir/.config"
 	--allowlist "$REPO/scripts/splat-allowlist" --stats-csv "$RESULTS_DIR/verifier-stats.csv"

@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""Turn kunit.py's JSON and the guest console log into the harness verdict.
+"""Turn the guest's console log into the harness verdict.
+
+kunit.py's own parser (tools/testing/kunit/kunit_parser.py of the tree,
+--kunit-tool) reads the console as kunit.py exec does: each test's status
+and log come from it, named and counted as in kunit.py's JSON.
 
 kunit.py counts a skipped test as a success and cannot know which suites or
 selftests should have run; this script fails the run for any test that did
@@ -26,13 +30,16 @@ from manifest import read as read_manifest, suites_of
 
 SELFTEST_CASE = ('bpf_graph_progs', 'bpf_prog')
 TV_CASE = ('bpf_test_verifier', 'tv_verdict')  # one test per test_verifier case variant
-# what the loader proposes for the expected log: the actual errors and the
-# expected lines that still matched, in log order
-BLESS_RE = re.compile(r'# bpf_prog: (\S+): bless-line: (.*)$')
-# a program whose __msg states its message has no expected log to bless
-BLESS_SKIP_RE = re.compile(r'# bpf_prog: (\S+): bless-skip: ')
-# the verifier's statistics of each selftest program (runner/prog_test.c, say_stats())
-STATS_RE = re.compile(r'# bpf_prog: \S+: stats: (\S+) verdict=(\w+) insns=(-?\d+) '
+# kunit.py's JSON statuses of kunit_parser's (kunit_json.py); any other is FAIL
+STATUS = {'SUCCESS': 'PASS', 'SKIPPED': 'SKIP', 'TEST_CRASHED': 'ERROR'}
+# In a selftest's report (the loader's lines, runner/report.c): what the
+# loader proposes for the expected log (the actual errors and the expected
+# lines that still matched, in log order); that __msg states the message,
+# so there is no expected log to bless; the verifier's statistics
+# (runner/prog_test.c, say_stats()).
+BLESS_LINE = 'bless-line: '
+BLESS_SKIP = 'bless-skip: '
+STATS_RE = re.compile(r'^stats: (\S+) verdict=(\w+) insns=(-?\d+) '
                       r'total_states=(-?\d+) peak_states=(-?\d+) time_us=(-?\d+)')
 # veristat's CSV columns (veristat -C reads two such files); verification
 # time stays in the console's stats lines: wall clock under TCG
@@ -46,13 +53,32 @@ SPLAT_RE = re.compile(r'BUG:|WARNING:|KASAN:|Kernel panic|general protection fau
 MAKE_OBJ_RE = re.compile(r'^obj-\$\((CONFIG_\w+)\)\s*\+=\s*(\w+)\.o')
 
 
-def leaves(group, path=()):
-    """Yield (path, status) for every test case in kunit.py's JSON tree."""
-    here = path + (group['name'],) if path or group['name'] != 'KUnit Test Group' else ()
-    for sub in group.get('sub_groups', []):
-        yield from leaves(sub, here)
-    for case in group.get('test_cases', []):
-        yield here + (case['name'],), case['status']
+def parse_console(kunit_tool, console):
+    """kunit.py's parse of @console: [(path, status, log)] for every test
+    case, a test without subtests as kunit.py's JSON has it, and every log
+    line the parse gave to any test, in order."""
+    sys.path.insert(0, kunit_tool)
+    import kunit_parser
+    kunit_parser.stdout._output = open(os.devnull, 'w')    # its progress lines
+    root = kunit_parser.parse_run_tests(kunit_parser.extract_tap_lines(console))
+    cases, lines = [], []
+
+    def walk(test, path):
+        lines.extend(test.log)
+        for sub in test.subtests:
+            if sub.subtests:
+                walk(sub, path + (sub.name,))
+            else:
+                lines.extend(sub.log)
+                cases.append((path + (sub.name,), STATUS.get(sub.status.name, 'FAIL'), sub.log))
+    walk(root, ())
+    return cases, lines
+
+
+def report_of(lines, name):
+    """The loader's report lines of selftest @name, as the bridge logged them."""
+    tag = f'# bpf_prog: {name}: '
+    return [line.split(tag, 1)[1].rstrip('\r') for line in lines if tag in line]
 
 
 def expected_suites(kunit_dir, kconfig):
@@ -118,24 +144,18 @@ def glob_selects(glob, suite, case):
     return fnmatch.fnmatch(suite, suite_glob) and fnmatch.fnmatch(case, case_glob or '*')
 
 
-def bless(console, manifest, expected_dir):
-    proposed, by_msg = {}, set()
-    for line in console:
-        m = BLESS_RE.search(line)
-        if m:
-            proposed.setdefault(m.group(1), []).append(m.group(2).rstrip('\r'))
-        m = BLESS_SKIP_RE.search(line)
-        if m:
-            by_msg.add(m.group(1))
+def bless(reports, manifest, expected_dir):
     changed = 0
     for prog, kind in manifest:
-        if kind != 'fail' or prog in by_msg:
+        report = reports.get(prog, [])
+        proposed = [line[len(BLESS_LINE):] for line in report if line.startswith(BLESS_LINE)]
+        if kind != 'fail' or any(line.startswith(BLESS_SKIP) for line in report):
             continue
-        if prog not in proposed:
+        if not proposed:
             print(f'bless: no actual error for {prog}; {prog}.log left as it is')
             continue
         path = os.path.join(expected_dir, prog + '.log')
-        new = ''.join(line + '\n' for line in proposed[prog])
+        new = ''.join(line + '\n' for line in proposed)
         old = open(path).read() if os.path.exists(path) else None
         if old != new:
             with open(path, 'w') as f:
@@ -143,29 +163,6 @@ def bless(console, manifest, expected_dir):
             print(f'bless: wrote {path}')
             changed += 1
     print(f'bless: {changed} expected log(s) changed')
-
-
-def selftest_report(console, name):
-    """The loader's report lines for selftest @name, as the bridge logged them."""
-    tag = f'# bpf_prog: {name}: '
-    return [line.split(tag, 1)[1].rstrip('\r') for line in console if tag in line]
-
-
-def kunit_failure(console, case):
-    """The lines KUnit printed for a failed expectation of @case."""
-    out, inside = [], False
-    for line in console:
-        text = line.strip()
-        if text.startswith(f'# {case}: '):
-            inside = True
-        elif inside and re.match(r'(not )?ok \d+ ', text):
-            if text.split(' - ', 1)[-1].endswith(case) or f' {case}' in text:
-                break
-            inside = False
-            out = []
-        if inside:
-            out.append(text)
-    return out
 
 
 def record(name, kind, status, reason, log=None):
@@ -176,7 +173,7 @@ def record(name, kind, status, reason, log=None):
     return rec
 
 
-def write_records(tests, manifest, console, path, extra):
+def write_records(tests, manifest, reports, path, extra):
     """One JSON record per test: name, status (pass, fail, error = crash,
     miss = never reported, timeout, skip), duration in ms when known, and for
     a test that did not pass the expected and actual lines and a log excerpt;
@@ -186,11 +183,11 @@ def write_records(tests, manifest, console, path, extra):
     """
     status_of = {'PASS': 'pass', 'FAIL': 'fail', 'SKIP': 'skip', 'ERROR': 'error'}
     records, seen = [], set()
-    for p, status in tests:
+    for p, status, test_log in tests:
         name = test_name(p)
         seen.add(name)
         selftest = p[:2] == SELFTEST_CASE
-        log = selftest_report(console, name) if selftest else kunit_failure(console, p[-1])
+        log = reports[name] if selftest else [line.strip() for line in test_log]
         rec = {'name': name, 'kind': 'selftest' if selftest else 'kunit',
                'status': status_of.get(status, status.lower())}
         if selftest and any('timed out after' in line for line in log):
@@ -208,20 +205,19 @@ def write_records(tests, manifest, console, path, extra):
         if name not in seen:
             records.append({'name': name, 'kind': 'selftest', 'status': 'miss',
                             'reason': 'did not report (crash, timeout or missing)',
-                            'log': selftest_report(console, name)[-25:]})
+                            'log': reports.get(name, [])[-25:]})
     records += extra
     with open(path, 'w') as f:
         json.dump(records, f, indent=1)
         f.write('\n')
 
 
-def write_stats(console, objects, path):
+def write_stats(reports, objects, path):
     """One CSV row per selftest program that reported its verifier
     statistics, in veristat's schema (0 where the load stopped before the
     verifier, as veristat writes); @objects: {test: object file}."""
     rows = {}
-    for line in console:
-        m = STATS_RE.search(line)
+    for m in (STATS_RE.match(line) for report in reports.values() for line in report):
         if m:
             name, verdict, insns, total, peak, _ = m.groups()
             rows[name] = (objects.get(name, '-'), name, VERDICTS.get(verdict, verdict),
@@ -234,7 +230,7 @@ def write_stats(console, objects, path):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--json', required=True)
+    ap.add_argument('--kunit-tool', required=True, help="the tree's tools/testing/kunit")
     ap.add_argument('--console', required=True)
     ap.add_argument('--manifest', required=True)
     ap.add_argument('--glob', default='')
@@ -255,21 +251,21 @@ def main():
 
     problems, extra = [], []
     try:
-        with open(args.json) as f:
-            tests = list(leaves(json.load(f)))
-    except (OSError, ValueError) as e:
-        tests = []
-        problems.append(f'no kunit.py results ({e})')
-        extra.append(record('kunit.results', 'harness', 'error', f'no kunit.py results ({e})'))
-    try:
         with open(args.console, errors='replace') as f:
             console = f.read().splitlines()
     except OSError as e:
         console = []
         problems.append(f'no console log ({e})')
         extra.append(record('console.log', 'harness', 'error', f'no console log ({e})'))
+    tests, logged = parse_console(args.kunit_tool, console)
     entries = read_manifest(args.manifest)
     manifest = [(e.name, e.mode) for e in entries]
+    # each selftest's report from its own log; one that never reported
+    # may have begun to: its lines from wherever the parse put them
+    reports = {test_name(p): report_of(log, p[-1]) for p, _, log in tests if p[:2] == SELFTEST_CASE}
+    for name, _ in manifest:
+        if name not in reports:
+            reports[name] = report_of(logged, name)
 
     # a prefix of the series: a test before its first patch may fail
     not_yet = lambda name: False
@@ -289,11 +285,11 @@ def main():
             extra.append(record(name, 'selftest', 'error', 'its object does not build'))
     if args.statuses:
         with open(args.statuses, 'w') as f:
-            f.writelines(f'{test_name(p)} {s}\n' for p, s in tests)
+            f.writelines(f'{test_name(p)} {s}\n' for p, s, _ in tests)
             f.writelines(f'{name} NOBUILD\n' for name in not_built)
 
-    passed = sum(1 for _, s in tests if s == 'PASS')
-    for path, status in tests:
+    passed = sum(1 for _, s, _ in tests if s == 'PASS')
+    for path, status, _ in tests:
         if status != 'PASS' and not_yet(test_name(path)):
             early += 1
         elif status != 'PASS':
@@ -306,14 +302,14 @@ def main():
             suites = []
             problems.append(f'cannot tell which suites must run ({e})')
             extra.append(record('kunit.suites', 'harness', 'error', f'cannot tell which suites must run ({e})'))
-        reported = {p[0] for p, _ in tests}
+        reported = {p[0] for p, _, _ in tests}
         for suite in suites:
             if glob_selects(args.glob, suite, '*') and suite not in reported:
                 problems.append(f'suite {suite}: built from kunit/ but did not report')
                 extra.append(record(suite, 'kunit', 'miss', 'built from kunit/ but did not report'))
 
     if glob_selects(args.glob, *SELFTEST_CASE):
-        ran = [p[-1] for p, _ in tests if p[:2] == SELFTEST_CASE]
+        ran = [p[-1] for p, _, _ in tests if p[:2] == SELFTEST_CASE]
         for prog, _ in manifest:
             if prog not in ran:
                 problems.append(f'selftest {prog}: did not report (crash, timeout or missing)')
@@ -324,7 +320,7 @@ def main():
     if args.tv_expected and glob_selects(args.glob, *TV_CASE):
         with open(args.tv_expected) as f:
             want = sum(1 for line in f if line.strip())
-        ran = sum(1 for p, _ in tests if p[:2] == TV_CASE)
+        ran = sum(1 for p, _, _ in tests if p[:2] == TV_CASE)
         if ran != want:
             problems.append(f'{".".join(TV_CASE)}: {ran} of {want} test_verifier case variants reported')
             extra.append(record('.'.join(TV_CASE), 'kunit', 'miss',
@@ -338,10 +334,16 @@ def main():
         allowed, bad = read_allowlist(args.allowlist)
         problems += bad
         extra += [record('splat-allowlist', 'harness', 'error', b) for b in bad]
+    # a splat is told on the test in whose log the parse put it, if any
+    splat_test = {line.strip(): test_name(p) for p, _, log in tests for line in log
+                  if SPLAT_RE.search(line)}
     for line in console:
         if SPLAT_RE.search(line) and not any(p.search(line) for p, _ in allowed):
             problems.append(f'kernel splat: {line.strip()}')
-            extra.append(record('kernel.splat', 'kernel', 'fail', 'splat', [line.strip()]))
+            rec = record('kernel.splat', 'kernel', 'fail', 'splat', [line.strip()])
+            rec['test'] = next((t for text, t in splat_test.items() if line.strip().endswith(text)),
+                               None)
+            extra.append(rec)
 
     if args.denied:
         with open(args.denied) as f:
@@ -350,18 +352,18 @@ def main():
                 extra.append(record(name, 'selftest', 'skip', f'denylisted: {reason}'))
 
     if args.bless:
-        bless(console, manifest, args.bless)
+        bless(reports, manifest, args.bless)
     if args.stats_csv:
         objects = {e.name: e.obj for e in entries}
-        write_stats(console, objects, args.stats_csv)
+        write_stats(reports, objects, args.stats_csv)
     if args.records:
-        write_records(tests, manifest, console, args.records, extra)
+        write_records(tests, manifest, reports, args.records, extra)
 
     for p in problems:
         print(f'FAILED: {p}')
-    failed = sum(1 for p, s in tests if s in ('FAIL', 'ERROR') and not not_yet(test_name(p))) + \
-        (len(problems) - sum(1 for p, s in tests if s != 'PASS' and not not_yet(test_name(p))))
-    skipped = sum(1 for p, s in tests if s == 'SKIP' and not not_yet(test_name(p)))
+    failed = sum(1 for p, s, _ in tests if s in ('FAIL', 'ERROR') and not not_yet(test_name(p))) + \
+        (len(problems) - sum(1 for p, s, _ in tests if s != 'PASS' and not not_yet(test_name(p))))
+    skipped = sum(1 for p, s, _ in tests if s == 'SKIP' and not not_yet(test_name(p)))
     line = f'results: {passed} passed, {failed} failed, {skipped} skipped'
     if args.first_patch:
         line += f', {early + len(not_built) - sum(1 for n in not_built if not not_yet(n))}' \

@@ -115,7 +115,7 @@ for k in $(seq "$from" "$to"); do
 		--qemu_args="-smp $GUEST_CPUS -initrd $SELFTEST_OUT/initramfs.cpio" \
 		--json="$out/results.json" || true
 	cp "$WORK_DIR/build/test.log" "$out/console.log" 2>/dev/null || true
-	if python3 "$REPO/scripts/check_results.py" --json "$out/results.json" \
+	if python3 "$REPO/scripts/check_results.py" --kunit-tool "$SRC_DIR/tools/testing/kunit" \
 		--console "$out/console.log" --manifest "$out/tests.list" \
 		--kunit-dir "$SRC_DIR/kernel/bpf/graph_kunit" --kconfig "$WORK_DIR/build/.config" \
 		--allowlist "$REPO/scripts/splat-allowlist" --first-patch "$FIRSTS" \

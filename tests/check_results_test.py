@@ -1,4 +1,6 @@
-"""Unit tests for scripts/check_results.py on synthetic kunit.py output."""
+"""Unit tests for scripts/check_results.py on synthetic guest consoles,
+read by kunit.py's parser of the prepared tree (KUNIT_TOOL, default
+.work/linux/tools/testing/kunit: tests/run.sh runs these after the main job)."""
 import json
 import os
 import re
@@ -7,7 +9,10 @@ import sys
 import tempfile
 import unittest
 
-SCRIPT = os.path.join(os.path.dirname(__file__), '..', 'scripts', 'check_results.py')
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+SCRIPT = os.path.join(REPO, 'scripts', 'check_results.py')
+KUNIT_TOOL = os.environ.get('KUNIT_TOOL',
+                            os.path.join(REPO, '.work', 'linux', 'tools', 'testing', 'kunit'))
 
 
 def group(name, cases=(), subs=()):
@@ -15,21 +20,43 @@ def group(name, cases=(), subs=()):
             'sub_groups': list(subs)}
 
 
+def ktap(tree, logs):
+    """The KTAP a 6.1 guest prints for @tree (group() nodes; a case's status
+    PASS, FAIL, SKIP, or ERROR: its result line never came), each case's
+    lines of @logs ({case: [lines]}) logged before its result."""
+    out = ['KTAP version 1']
+
+    def emit(node, depth):
+        ind = '    ' * depth
+        items = node['sub_groups'] + node['test_cases']
+        out.append(f'{ind}1..{len(items)}')
+        for n, item in enumerate(items, 1):
+            if 'sub_groups' in item:
+                out.extend([f'{ind}    KTAP version 1', f'{ind}    # Subtest: {item["name"]}'])
+                emit(item, depth + 1)
+            out.extend(f'{ind}    {line}' for line in logs.get(item['name'], []))
+            status = item.get('status', 'PASS')
+            if status != 'ERROR':
+                out.append(f'{ind}{"not ok" if status == "FAIL" else "ok"} {n} {item["name"]}'
+                           + (' # SKIP' if status == 'SKIP' else ''))
+    emit(tree, 0)
+    return ''.join(line + '\n' for line in out)
+
+
 class CheckResults(unittest.TestCase):
-    def run_check(self, tree, manifest, console='', *extra):
+    def run_check(self, tree, manifest, console='', *extra, logs=None):
+        """check_results.py on @console (the boot's lines) followed by the
+        KTAP of @tree (none if None) with @logs."""
         with tempfile.TemporaryDirectory() as d:
-            paths = {k: os.path.join(d, k) for k in ('json', 'console', 'manifest')}
-            if tree is not None:
-                with open(paths['json'], 'w') as f:
-                    json.dump(tree, f)
+            paths = {k: os.path.join(d, k) for k in ('console', 'manifest')}
             with open(paths['console'], 'w') as f:
-                f.write(console)
+                f.write(console + (ktap(tree, logs or {}) if tree is not None else ''))
             with open(paths['manifest'], 'w') as f:
                 f.write(manifest)
-            args = [sys.executable, SCRIPT] + \
+            args = [sys.executable, SCRIPT, '--kunit-tool', KUNIT_TOOL] + \
                 [a for k, v in paths.items() for a in ('--' + k, v)] + list(extra)
             p = subprocess.run(args, capture_output=True, text=True)
-            return p.returncode, p.stdout
+            return p.returncode, p.stdout + p.stderr
 
     def tree(self, prog_status='PASS', rb_status='PASS'):
         return group('KUnit Test Group', subs=[
@@ -58,9 +85,11 @@ class CheckResults(unittest.TestCase):
         self.assertIn('FAILED: bpf_graph_rb_cached.rb_case: SKIP', out)
 
     def test_crash_is_a_failure(self):
+        # the guest died inside prog_a: kunit.py's parse has a crashed case
         rc, out = self.run_check(self.tree(prog_status='ERROR'), 'prog_a obj.o pass\n')
         self.assertEqual(rc, 1)
-        self.assertIn('results: 1 passed, 1 failed, 0 skipped', out)
+        self.assertIn('FAILED: bpf_graph_progs.bpf_prog.: ERROR', out)
+        self.assertIn('FAILED: selftest prog_a: did not report', out)
 
     def test_manifest_entry_that_did_not_report(self):
         rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\nprog_b obj.o fail\n')
@@ -72,10 +101,10 @@ class CheckResults(unittest.TestCase):
         rc, out = self.run_check(tree, 'prog_a obj.o pass\n', '', '--glob', 'bpf_graph_rb_cached')
         self.assertEqual(rc, 0, out)
 
-    def test_missing_json_is_a_harness_failure(self):
-        rc, out = self.run_check(None, 'prog_a obj.o pass\n')
+    def test_console_without_ktap_is_a_harness_failure(self):
+        rc, out = self.run_check(None, 'prog_a obj.o pass\n', '[    0.1] Linux version 6.1\n')
         self.assertEqual(rc, 2)     # nothing ran: exit 2, not a test failure
-        self.assertIn('no kunit.py results', out)
+        self.assertIn('FAILED: no test ran', out)
 
     def test_before_its_first_patch_a_failure_is_tolerated(self):
         with tempfile.NamedTemporaryFile('w', suffix='.list') as firsts:
@@ -91,13 +120,13 @@ class CheckResults(unittest.TestCase):
             self.assertEqual(rc, 1, out)
 
     def test_records_name_timeouts_and_misses(self):
-        console = ('    # bpf_prog: prog_a: spin: FAIL: expected x == 1, actual 2\n'
-                   '    # bpf_prog: prog_a: timed out after 30 s, killed\n'
-                   '    # bpf_prog: prog_a: loader ran for 30012 ms\n')
+        logs = {'prog_a': ['# bpf_prog: prog_a: spin: FAIL: expected x == 1, actual 2',
+                           '# bpf_prog: prog_a: timed out after 30 s, killed',
+                           '# bpf_prog: prog_a: loader ran for 30012 ms']}
         with tempfile.TemporaryDirectory() as d:
             out_path = os.path.join(d, 'tests.json')
             rc, out = self.run_check(self.tree('FAIL'), 'prog_a obj.o pass\nprog_b obj.o pass\n',
-                                     console, '--records', out_path)
+                                     '', '--records', out_path, logs=logs)
             records = {r['name']: r for r in json.load(open(out_path))}
         self.assertEqual(rc, 1)
         self.assertEqual(records['prog_a']['status'], 'timeout')
@@ -131,11 +160,12 @@ class CheckResults(unittest.TestCase):
                                      for r in records.values()))
 
     def test_stats_csv_has_a_row_per_program(self):
-        console = ('    # bpf_prog: prog_a: stats: prog_a verdict=accepted insns=12 '
-                   'total_states=3 peak_states=2 time_us=-1\n')
+        logs = {'prog_a': ['# bpf_prog: prog_a: stats: prog_a verdict=accepted insns=12 '
+                           'total_states=3 peak_states=2 time_us=-1']}
         with tempfile.TemporaryDirectory() as d:
             out_path = os.path.join(d, 'stats.csv')
-            self.run_check(self.tree(), 'prog_a obj.o pass\n', console, '--stats-csv', out_path)
+            self.run_check(self.tree(), 'prog_a obj.o pass\n', '', '--stats-csv', out_path,
+                           logs=logs)
             rows = open(out_path).read().splitlines()
         self.assertEqual(rows, ['file_name,prog_name,verdict,total_insns,total_states,peak_states',
                                 'obj.o,prog_a,success,12,3,2'])
@@ -197,41 +227,50 @@ class CheckResults(unittest.TestCase):
             rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', *args)
             self.assertEqual(rc, 0, out)
 
-    def bless(self, console):
-        """Bless prog_a from @console; return what its expected log became."""
+    def bless(self, *report):
+        """Bless prog_a from its @report lines; return what its expected log became."""
+        logs = {'prog_a': [f'# bpf_prog: prog_a: {line}' for line in report]}
         with tempfile.TemporaryDirectory() as exp:
-            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console,
-                                     '--bless', exp)
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', '',
+                                     '--bless', exp, logs=logs)
             self.assertEqual(rc, 0, out)
             with open(os.path.join(exp, 'prog_a.log')) as f:
                 return f.read()
 
     def test_bless_leaves_a_program_with_msg_alone(self):
-        console = '    # bpf_prog: prog_a: bless-skip: its message is stated by __msg\n'
+        logs = {'prog_a': ['# bpf_prog: prog_a: bless-skip: its message is stated by __msg']}
         with tempfile.TemporaryDirectory() as exp:
-            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', console, '--bless', exp)
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o fail\n', '', '--bless', exp,
+                                     logs=logs)
             self.assertEqual(rc, 0, out)
             self.assertEqual(os.listdir(exp), [])
         self.assertNotIn('no actual error', out)
         self.assertIn('bless: 0 expected log(s) changed', out)
 
     def test_bless_writes_the_error(self):
-        console = '        # bpf_prog: prog_a: bless-line: R1 invalid mem access\n'
-        self.assertEqual(self.bless(console), 'R1 invalid mem access\n')
+        self.assertEqual(self.bless('bless-line: R1 invalid mem access'), 'R1 invalid mem access\n')
 
     def test_bless_keeps_map_error_then_verifier_error(self):
-        console = ('  # bpf_prog: prog_a: bless-line: libbpf: Error in bpf_create_map_xattr(m)\n'
-                   '  # bpf_prog: prog_a: bless-line: map \'m\' has to have BTF\n')
-        self.assertEqual(self.bless(console), 'libbpf: Error in bpf_create_map_xattr(m)\n'
-                                              "map 'm' has to have BTF\n")
+        self.assertEqual(self.bless('bless-line: libbpf: Error in bpf_create_map_xattr(m)',
+                                    "bless-line: map 'm' has to have BTF"),
+                         "libbpf: Error in bpf_create_map_xattr(m)\nmap 'm' has to have BTF\n")
 
     def test_bless_prefers_the_loaders_proposal(self):
         # a line added to the expected log by hand, still matched, survives
-        console = ('  # bpf_prog: prog_a: actual-error: R1 invalid mem access\n'
-                   '  # bpf_prog: prog_a: bless-line:  frame1: R1=ptr_node_data(non_own_ref)\n'
-                   '  # bpf_prog: prog_a: bless-line: R1 invalid mem access\n')
-        self.assertEqual(self.bless(console), ' frame1: R1=ptr_node_data(non_own_ref)\n'
-                                              'R1 invalid mem access\n')
+        self.assertEqual(self.bless('actual-error: R1 invalid mem access',
+                                    'bless-line:  frame1: R1=ptr_node_data(non_own_ref)',
+                                    'bless-line: R1 invalid mem access'),
+                         ' frame1: R1=ptr_node_data(non_own_ref)\nR1 invalid mem access\n')
+
+    def test_splat_is_told_on_the_test_it_happened_in(self):
+        logs = {'prog_a': ['WARNING: CPU: 0 PID: 9 at kernel/bpf/helpers.c:1 f']}
+        with tempfile.TemporaryDirectory() as d:
+            out_path = os.path.join(d, 'tests.json')
+            rc, out = self.run_check(self.tree(), 'prog_a obj.o pass\n', '', '--records', out_path,
+                                     logs=logs)
+            splats = [r for r in json.load(open(out_path)) if r['name'] == 'kernel.splat']
+        self.assertEqual(rc, 1)
+        self.assertEqual([r['test'] for r in splats], ['prog_a'])
 
 if __name__ == '__main__':
     unittest.main()

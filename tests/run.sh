@@ -26,7 +26,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive_manifest_test.py builds BPF objects: clang and bpftool first.
 "$REPO/scripts/install_deps.sh"
-for script in check_results compare_stats derive_manifest first_patches gen_mutants manifest select_tests \
+# (check_results.py's unit tests read consoles with kunit.py's parser of the tree
+# the main job prepares: after it, below)
+for script in compare_stats derive_manifest first_patches gen_mutants manifest select_tests \
 	test_verifier_expected upstream_manifest; do
 	log "unit tests of scripts/$script.py"
 	if python3 "$REPO/tests/${script}_test.py" 2>"$tmp/unit.log"; then
@@ -51,6 +53,14 @@ if "$REPO/run_tests.sh" --compare "$REPO/tests/verifier-stats.csv" | tee "$tmp/m
 	pass "./run_tests.sh"
 else
 	fail "./run_tests.sh"
+fi
+
+log "unit tests of scripts/check_results.py (kunit.py's parser of the tree)"
+if KUNIT_TOOL=$SRC_DIR/tools/testing/kunit python3 "$REPO/tests/check_results_test.py" 2>"$tmp/unit.log"; then
+	pass "check_results.py unit tests"
+else
+	cat "$tmp/unit.log"
+	fail "check_results.py unit tests"
 fi
 main_counts=$(grep -E '^results: ' "$tmp/main.log" | tail -n 1 || true)
 # Every hand-written mutant applies to the tree the main job tested: a
