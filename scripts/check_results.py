@@ -26,7 +26,7 @@ import os
 import re
 import sys
 
-from manifest import read as read_manifest, suites_of
+from manifest import read as read_manifest, read_first_patches, suites_of
 
 SELFTEST_CASE = ('bpf_graph_progs', 'bpf_prog')
 TV_CASE = ('bpf_test_verifier', 'tv_verdict')  # one test per test_verifier case variant
@@ -119,17 +119,6 @@ def read_allowlist(path):
                 continue
             entries.append((re.compile(pattern.strip()), reason.strip()))
     return entries, bad
-
-
-def read_first_patches(path):
-    """{test: first patch} from tests/first-patch.list ("NAME NNNN" lines)."""
-    firsts = {}
-    with open(path) as f:
-        for line in f:
-            words = line.split('#', 1)[0].rsplit(None, 1)
-            if words:
-                firsts[words[0]] = int(words[1], 10)
-    return firsts
 
 
 def test_name(path):

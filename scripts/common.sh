@@ -54,6 +54,15 @@ kunit_py() {
 	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@") >>"$KUNIT_LOG" 2>&1
 }
 
+# The number of patches of the series (the cover letter is none).
+series_length() {
+	local p n=0
+	for p in "$REPO"/patches/*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # kunitconfig ($1, default the repo's) without the options the tree at
 # $SRC_DIR (a prefix of the series, or none of it) does not define: kunit.py
 # refuses a config that loses an option.

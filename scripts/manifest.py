@@ -3,6 +3,7 @@
 A manifest (tests.list, written by derive_manifest.py, whose header lists
 the modes) has one test a line: NAME OBJECT MODE [ARGS...]; '#' starts a
 comment. A KUnit suite is a "struct kunit_suite" of a kunit/*.c file.
+tests/first-patch.list names the first patch of the series a test needs.
 """
 import re
 from typing import NamedTuple
@@ -37,3 +38,14 @@ def read(path):
 def suites_of(source):
     """The names of the KUnit suites the C source text @source defines."""
     return SUITE_RE.findall(source)
+
+
+def read_first_patches(path):
+    """{test: first patch} from tests/first-patch.list ("NAME NNNN" lines)."""
+    firsts = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split('#', 1)[0].rsplit(None, 1)
+            if words:
+                firsts[words[0]] = int(words[1], 10)
+    return firsts

@@ -8,6 +8,13 @@
       run: the bridge's case when G chose selftests, else G. With
       --kunit-dir K, a G that matches no selftest and no KUnit suite of
       K/*.c (SUITE or SUITE.CASE) is refused (exit 2).
+      With --prefix N --last L --first-patch F --objects O --not-built-out B
+      (a prefix of the series, patches 1..N of L: --each-patch), only the
+      tests that apply there: before the last patch not the mutated and
+      generated programs (whole-series tests) and not the tests whose first
+      patch in F is still to come (--every-test keeps them, to find where
+      each starts to pass); a test whose object is not in O did not build,
+      its name goes to B.
   select_tests.py --list --kunit-dir K --manifest M [--glob G]
       Print the KUnit suites of K/*.c and the selftests of M (matching G).
 """
@@ -47,6 +54,23 @@ def read_denylist(path):
     return deny
 
 
+def prefix_lines(args, lines, entries):
+    """@lines without the tests that do not apply at prefix --prefix."""
+    firsts = manifest.read_first_patches(args.first_patch)
+    whole = args.prefix == args.last
+    drop, not_built = set(), []
+    for e in entries:
+        if not whole and (e.mode in ('mutate', 'gen') or
+                          not args.every_test and firsts.get(e.name, args.last) > args.prefix):
+            drop.add(e.line)
+        elif e.obj != '-' and not os.path.exists(os.path.join(args.objects, e.obj)):
+            drop.add(e.line)
+            not_built.append(e.name + '\n')
+    with open(args.not_built_out, 'w') as f:
+        f.writelines(not_built)
+    return [line for i, line in enumerate(lines) if i not in drop]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--manifest', required=True)
@@ -56,12 +80,23 @@ def main():
     ap.add_argument('--kunit-glob-out')
     ap.add_argument('--denied-out', help='write "NAME<TAB>REASON" per denylisted selftest here')
     ap.add_argument('--list', action='store_true')
+    ap.add_argument('--prefix', type=int, help='the series applied up to this patch')
+    ap.add_argument('--last', type=int, help='with --prefix: the number of patches')
+    ap.add_argument('--first-patch', help='with --prefix: tests/first-patch.list')
+    ap.add_argument('--every-test', action='store_true',
+                    help='with --prefix: also the tests whose first patch is to come')
+    ap.add_argument('--objects', help='with --prefix: the directory of the built objects')
+    ap.add_argument('--not-built-out', help='with --prefix: the tests whose object did not build')
     ap.add_argument('--kunit-dir')
     args = ap.parse_args()
 
     with open(args.manifest) as f:
         lines = f.readlines()
-    tests = [(e.line, e.name, e.mode) for e in manifest.parse(lines)]
+    entries = list(manifest.parse(lines))
+    if args.prefix:
+        lines = prefix_lines(args, lines, entries)
+        entries = list(manifest.parse(lines))
+    tests = [(e.line, e.name, e.mode) for e in entries]
 
     if args.list:
         for suite in kunit_suites(args.kunit_dir, args.glob):

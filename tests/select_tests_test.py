@@ -1,4 +1,5 @@
-"""Unit tests for scripts/select_tests.py: a glob that names nothing is refused."""
+"""Unit tests for scripts/select_tests.py: a glob that names nothing is
+refused; a prefix of the series runs the tests that apply to it."""
 import os
 import subprocess
 import sys
@@ -37,6 +38,50 @@ class Select(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn('no selftest and no KUnit suite matches no_such_test', err)
         self.assertIsNone(kglob)
+
+
+
+class Prefix(unittest.TestCase):
+    MANIFEST = ('# header\n'
+                'early a.bpf.o pass\n'          # first patch 3
+                'late a.bpf.o pass\n'           # first patch 7
+                'unlisted a.bpf.o fail\n'       # the last patch (9)
+                'unbuilt b.bpf.o pass\n'        # first patch 2, no object
+                'btf_case - btf EINVAL\n'       # first patch 1, no object needed
+                'mutate_a a.bpf.o mutate 1 2\n')  # whole-series only
+
+    def select(self, prefix, *extra):
+        """(names run, names not built) at @prefix of 9 patches"""
+        with tempfile.TemporaryDirectory() as d:
+            paths = {n: os.path.join(d, n) for n in ('tests.list', 'firsts', 'out', 'kglob', 'nb')}
+            with open(paths['tests.list'], 'w') as f:
+                f.write(self.MANIFEST)
+            with open(paths['firsts'], 'w') as f:
+                f.write('# c\nbtf_case 0001\nunbuilt 0002\nearly 0003\nlate 0007\n')
+            open(os.path.join(d, 'a.bpf.o'), 'w').close()
+            r = subprocess.run([sys.executable, SCRIPT, '--manifest', paths['tests.list'],
+                                '--out', paths['out'], '--kunit-glob-out', paths['kglob'],
+                                '--prefix', str(prefix), '--last', '9',
+                                '--first-patch', paths['firsts'], '--objects', d,
+                                '--not-built-out', paths['nb']] + list(extra),
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(paths['out']) as f:
+                run = [line.split()[0] for line in f if not line.startswith('#')]
+            with open(paths['nb']) as f:
+                return run, f.read().split()
+
+    def test_a_test_runs_from_its_first_patch(self):
+        self.assertEqual(self.select(3), (['early', 'btf_case'], ['unbuilt']))
+        self.assertEqual(self.select(1), (['btf_case'], []))
+
+    def test_the_last_patch_runs_everything_that_built(self):
+        self.assertEqual(self.select(9), (['early', 'late', 'unlisted', 'btf_case', 'mutate_a'],
+                                          ['unbuilt']))
+
+    def test_every_test_runs_those_still_to_come(self):
+        self.assertEqual(self.select(3, '--every-test'),
+                         (['early', 'late', 'unlisted', 'btf_case'], ['unbuilt']))
 
 
 if __name__ == '__main__':
