@@ -54,7 +54,8 @@ environment: WORK_DIR (default .work), SELFTEST_OUT, RESULTS_DIR, KUNIT_TIMEOUT
   UPSTREAM_SELFTESTS (tools/testing/selftests/bpf of a Linux 6.3 tree: run
   its linked-list and rbtree selftests too), KERNEL_ARGS (more of the
   guest kernel's command line), LINUX_SOURCE_TARBALL (another kernel
-  tarball than Debian's), TEST_VERIFIER_CASES (FIRST-LAST: only those
+  tarball than Debian's), CCACHE (0: build without ccache where it is
+  installed), TEST_VERIFIER_CASES (FIRST-LAST: only those
   cases of 6.1's test_verifier), TEST_TIMEOUT (seconds a selftest may
   run, default 60; 180 with --debug), QEMU_ARGS (more QEMU options, e.g.
   "-enable-kvm -cpu host" where /dev/kvm is usable), MUTANTS_DIR

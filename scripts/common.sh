@@ -41,11 +41,17 @@ base_version() {
 # kunit.py COMMAND [ARGS...] on the tree in $SRC_DIR, with the build dir
 # $KUNIT_BUILD_DIR and the kunitconfigs of the array KUNIT_CONFIGS; its
 # output is appended to $KUNIT_LOG, and shown too when KUNIT_SHOW is set.
+# A build goes through ccache where it is installed (CCACHE=0: not): a
+# prefix, a mutant or a fresh build directory compiles what the cache has
+# seen once.
 kunit_py() {
 	local cmd=$1
 	shift
 	set -- "$cmd" --arch=x86_64 --build_dir="$KUNIT_BUILD_DIR" \
 		"${KUNIT_CONFIGS[@]/#/--kunitconfig=}" "$@"
+	if [ "$cmd" = build ] && [ "${CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+		set -- "$@" --make_options="CC=ccache gcc"
+	fi
 	if [ -n "${KUNIT_SHOW:-}" ]; then
 		(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@") 2>&1 |
 			tee -a "$KUNIT_LOG"
