@@ -337,7 +337,7 @@ scenario loader_crash "killed by signal 6"
 # must stay above the slowest selftest's time); the run goes on.
 copy_repo loader_hang
 tamper loader_hang runner/loader.c \
-	's|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
+	's|^#include "bench.h"$|#include <unistd.h>\n&|; s|^\tmount_sysfs();$|\tif (!strcmp(argv[2], "spin_lock_counter"))\n\t\tpause();\n&|'
 TEST_TIMEOUT=45 scenario loader_hang "spin_lock_counter: timed out after 45 s, killed"
 if grep -qE '^results: [0-9]{3} passed, 1 failed' "$tmp/loader_hang.log"; then
 	pass "loader_hang: the tests after it still ran"
