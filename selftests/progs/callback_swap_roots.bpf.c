@@ -6,10 +6,13 @@
  * that has graph roots the caller could then take one value's lock and
  * push onto the other's list, or read (a kernel address) and forge (a
  * pop then writes through it) a list head's words as a plain value's.
- * Patch 35 refuses the call while such a value's pointer, or a pointer
- * to such a map, is spilled, and a callback that stores one into its
- * caller's stack, where it could differ on every run. (Found by two
- * red-team reviews of the series.)
+ * With a value that has only a lock, it could take one value's lock and
+ * release the other's, which the verifier takes for the same lock: the
+ * first stays held. Patch 35 refuses the call while a pointer to a value
+ * with roots, or to such a map, is spilled, and a callback that stores
+ * one, or a pointer to a value or map with a lock, into its caller's
+ * stack, where it could differ on every run.
+ * (Found by three red-team reviews of the series.)
  */
 #include "list_types.h"
 #include "bpf_misc.h"
@@ -32,6 +35,20 @@ struct {
 	__type(key, int);
 	__type(value, struct plain);
 } plains SEC(".maps"), plains2 SEC(".maps");
+
+/* A value with a lock and nothing else of the graph. */
+struct lock_only {
+	struct bpf_spin_lock lock;
+	int pad;
+	__u64 data;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct lock_only);
+} locks SEC(".maps");
 
 struct swap_ctx {
 	void *x;
@@ -204,8 +221,84 @@ long callback_swaps_map_ptrs(void *ctx)
 	return 0;
 }
 
+/*
+ * Two values with a lock swapped: the verifier takes the lock through one
+ * pointer and the unlock through the other for the same lock (map, id);
+ * at run time element 1's lock is taken and element 0's written unlocked,
+ * and element 1's stays held. Refused where the callback stores.
+ */
+SEC("tc")
+__failure
+__msg("map value with a bpf_spin_lock stored at fp{{-[0-9]+}} of frame {{[0-9]+}} by a callback, which runs more often than it is verified")
+long callback_swap_lock_only_values(void *ctx)
+{
+	struct lock_only *v0, *v1, *locked;
+	int k0 = 0, k1 = 1;
+
+	v0 = bpf_map_lookup_elem(&locks, &k0);
+	v1 = bpf_map_lookup_elem(&locks, &k1);
+	if (!v0 || !v1)
+		return 0;
+	locked = swapped_twice(v0, v1);	/* the verifier: v0; run time: v1 */
+	bpf_spin_lock(&locked->lock);
+	locked->data = 1;
+	bpf_spin_unlock(&v0->lock);
+	return 0;
+}
+
+/*
+ * A bpf_for_each_map_elem() callback that keeps an element with a lock in
+ * its caller's stack: which one differs from run to run. Refused where it
+ * stores.
+ */
+struct found_ctx {
+	struct lock_only *found;
+};
+
+static long find_cb(void *map, int *key, struct lock_only *v, struct found_ctx *c)
+{
+	if (*key == 1)
+		c->found = v;
+	return 0;
+}
+
+SEC("tc")
+__failure
+__msg("map value with a bpf_spin_lock stored at fp{{-[0-9]+}} of frame 0 by a callback, which runs more often than it is verified")
+long callback_keeps_lock_value(void *ctx)
+{
+	struct found_ctx c = {};
+
+	bpf_for_each_map_elem(&locks, find_cb, &c, 0);
+	if (!c.found)
+		return 0;
+	bpf_spin_lock(&c.found->lock);
+	c.found->data++;
+	bpf_spin_unlock(&c.found->lock);
+	return 0;
+}
+
+/* Two map pointers swapped, one map's values with a lock. */
+SEC("tc")
+__failure
+__msg("map with a bpf_spin_lock stored at fp{{-[0-9]+}} of frame {{[0-9]+}} by a callback, which runs more often than it is verified")
+long callback_swaps_lock_map_ptrs(void *ctx)
+{
+	void *x = &plains, *y = &locks;
+	struct plain *q;
+	int k = 0;
+
+	__sink(x);
+	__sink(y);
+	q = bpf_map_lookup_elem(swapped_twice(x, y), &k);	/* run time: locks */
+	if (!q)
+		return 1;
+	q->w[0] = 0;	/* the lock's word, written as plain data */
+	return 0;
+}
+
 /* Two plain values swapped: the general hole of 6.1 and 6.3, which
- * touches no graph root; loaded and run as before (returning 1: at run
+ * touches no lock or graph root; loaded and run as before (returning 1: at run
  * time the second value comes back, where the verifier believes the
  * first).
  */
