@@ -5,7 +5,8 @@
 # verdict or message of 6.1's test_verifier, a file of
 # upstream's selftests with a wrong message, a crashing or hanging loader,
 # a failed KUnit expectation, a kernel splat, a graph object leaked by a
-# free path and a patch that does not apply (exit 2); a
+# free path, a step failing unforeseen and a patch that does not apply
+# (both exit 2); a
 # name filter runs exactly one selftest (and a rerun leaves the build out);
 # --compare fails on a changed verdict; a tree other than patches/BASE warns;
 # run.json records each run; every hand-written mutant applies; the
@@ -343,6 +344,23 @@ if grep -qE '^results: [0-9]{3} passed, 1 failed' "$tmp/loader_hang.log"; then
 	pass "loader_hang: the tests after it still ran"
 else
 	fail "loader_hang: the tests after it did not all run"
+fi
+
+# A step that fails where nobody foresaw it (here the initramfs packer)
+# stops the run with exit 2, and run.json names the step (the ERR trap).
+copy_repo err_trap
+tamper err_trap scripts/pack_initramfs.sh 's|^out=\$1$|false\n&|'
+scenario err_trap "error: unexpected failure at run_tests.sh line [0-9]+ in step selftests" 2
+if python3 - "$tmp/err_trap.results/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == 'selftests', r
+assert 'in step selftests' in r['exit_reason'], r
+PY
+then
+	pass "err_trap: run.json says error at step selftests"
+else
+	fail "err_trap: run.json does not name the step"
 fi
 
 # The next three change the kernel: each costs an incremental build.
