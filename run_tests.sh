@@ -290,6 +290,16 @@ kunit_py exec "${kernel_args[@]}" --timeout="$KUNIT_TIMEOUT" \
 	--qemu_args="-smp $GUEST_CPUS -initrd $initramfs ${QEMU_ARGS:-}" \
 	--json="$RESULTS_DIR/results.json" ${glob:+"$glob"} || kunit_rc=$?
 cp "$build_dir/test.log" "$RESULTS_DIR/console.log" 2>/dev/null || true
+# The console's kernel traces (a WARNING, BUG or Oops and the frames
+# after it), each frame decoded to its file and line against the built
+# vmlinux, into oops.txt.
+if grep -q 'Call Trace:' "$RESULTS_DIR/console.log" 2>/dev/null; then
+	awk '/cut here|BUG:|WARNING:|Oops|general protection/ { n = 80 } n-- > 0' \
+		"$RESULTS_DIR/console.log" |
+		"$SRC_DIR/scripts/decode_stacktrace.sh" "$build_dir/vmlinux" "$SRC_DIR" \
+		>"$RESULTS_DIR/oops.txt" 2>/dev/null ||
+		log "warning: the console's traces could not be decoded"
+fi
 python3 "$REPO/scripts/ktap.py" "$SRC_DIR/tools/testing/kunit" "$RESULTS_DIR/console.log" \
 	>"$RESULTS_DIR/ktap.txt" || die "cannot extract the KTAP from the console"
 cp "$build_dir/.config" "$RESULTS_DIR/kernel.config" 2>/dev/null || true

@@ -373,6 +373,12 @@ copy_repo splat
 tamper splat kunit/rb_cached_kunit.c \
 	's|^static struct kunit_case .*|static void deliberate_splat(struct kunit *test)\n{\n\tWARN(1, "tests/run.sh: a deliberate splat");\n}\n\n&\n\tKUNIT_CASE(deliberate_splat),|'
 scenario splat "kernel splat: .*WARNING: .* at kernel/bpf/graph_kunit/rb_cached_kunit\.c"
+if grep -q 'deliberate_splat (kernel/bpf/graph_kunit/rb_cached_kunit\.c:[0-9]*)' \
+	"$tmp/splat.results/oops.txt" 2>/dev/null; then
+	pass "splat: oops.txt has the trace decoded to file and line"
+else
+	fail "splat: no decoded trace in oops.txt"
+fi
 
 # A free path that forgets its nodes: the list and tree free paths stop
 # freeing (their calls of the per-object free, as patch 13 writes them).
