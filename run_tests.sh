@@ -129,14 +129,18 @@ if [ -n "${UPSTREAM_SELFTESTS:-}" ]; then
 		exit 2
 	fi
 fi
+# One run a WORK_DIR at a time.
+lock_work_dir() {
+	mkdir -p "$WORK_DIR"
+	exec 9>"$WORK_DIR/lock"
+	flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+}
 if [ "$list" = 1 ]; then
 	manifest=$SELFTEST_OUT/tests.list
 	if [ ! -e "$manifest" ]; then
 		# No run yet: the manifest comes from the objects' annotations, and
 		# the objects need the patched tree's UAPI, not a kernel build.
-		mkdir -p "$WORK_DIR"
-		exec 9>"$WORK_DIR/lock"
-		flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+		lock_work_dir
 		"$REPO/scripts/install_deps.sh" >&2
 		"$REPO/scripts/tree.sh" >&2
 		manifest=$WORK_DIR/list-selftests/tests.list
@@ -147,9 +151,7 @@ if [ "$list" = 1 ]; then
 	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
 		--manifest "$manifest" ${glob:+--glob "$glob"}
 fi
-mkdir -p "$WORK_DIR"
-exec 9>"$WORK_DIR/lock"
-flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
+lock_work_dir
 # Nothing of an earlier run may pass for this one's: its results go first.
 # run.json records this run as it goes (scripts/run_record.py).
 rm -rf "$RESULTS_DIR"
@@ -259,7 +261,7 @@ fi
 manifest=$RESULTS_DIR/tests.list
 prefix=()
 if [ -n "${SERIES_UPTO:-}" ]; then
-	prefix=(--prefix "$SERIES_UPTO" --last "$(series_length)"
+	prefix=(--prefix "$SERIES_UPTO" --last "$(series_patches | wc -l)"
 		--first-patch "$REPO/tests/first-patch.list")
 	check_prefix=("${prefix[@]}" --not-built "$RESULTS_DIR/not-built" --statuses "$RESULTS_DIR/statuses")
 	prefix+=(--objects "$SELFTEST_OUT" --not-built-out "$RESULTS_DIR/not-built"

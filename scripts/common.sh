@@ -60,13 +60,15 @@ kunit_py() {
 	(cd "$SRC_DIR" && python3 tools/testing/kunit/kunit.py "$@") >>"$KUNIT_LOG" 2>&1
 }
 
-# The number of patches of the series (the cover letter is none).
-series_length() {
-	local p n=0
+# The patches of the series in order, one path a line; the cover letter
+# (0000-cover-letter.patch) has no diff and is none of them.
+series_patches() {
+	local p
 	for p in "$REPO"/patches/*.patch; do
-		[ "${p##*/}" = 0000-cover-letter.patch ] || n=$((n + 1))
+		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] || continue
+		echo "$p"
 	done
-	echo "$n"
+	return 0
 }
 
 # kunitconfig ($1, default the repo's) without the options the tree at

@@ -42,10 +42,7 @@ mkdir -p "$results"
 exec 8>"$WORK_DIR/each-patch.lock"
 flock -n 8 || die "another --each-patch run is using $WORK_DIR"
 
-patches=()
-for p in "$REPO"/patches/*.patch; do
-	[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
-done
+mapfile -t patches < <(series_patches)
 last=${#patches[@]}
 from=${range%-*} to=${range#*-}
 from=$((10#${from:-1})) to=$((10#${to:-$last}))

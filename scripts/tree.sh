@@ -44,17 +44,10 @@ unpack() {
 	mv "$tmp" "$SRC_DIR"
 }
 
-# The series in order; the cover letter (0000-cover-letter.patch) has no diff.
-# SERIES_UPTO=K (--each-patch) stops after the K-th patch.
+# The series in order (series_patches); SERIES_UPTO=K (--each-patch) stops
+# after the K-th patch.
 series() {
-	local p n=0
-	for p in "$REPO"/patches/*.patch; do
-		[ -e "$p" ] && [ "${p##*/}" != 0000-cover-letter.patch ] || continue
-		n=$((n + 1))
-		[ -z "${SERIES_UPTO:-}" ] || [ "$n" -le "$SERIES_UPTO" ] || break
-		echo "$p"
-	done
-	return 0
+	series_patches | awk -v k="${SERIES_UPTO:-}" 'k == "" || NR <= k + 0'
 }
 
 # Fingerprint of everything that decides the tree's tracked content.

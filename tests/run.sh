@@ -249,6 +249,17 @@ scenario() {
 	fi
 }
 
+# run_json_error NAME STEP TEXT: scenario NAME's run.json records an error
+# (exit 2) at STEP, its exit reason containing TEXT.
+run_json_error() {
+	python3 - "$tmp/$1.results/run.json" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == sys.argv[2], r
+assert sys.argv[3] in r['exit_reason'], r
+PY
+}
+
 # Tamper with FILE in copy NAME by running sed SCRIPT; the edit must take.
 tamper() {
 	local name=$1 file=$2 script=$3
@@ -351,13 +362,7 @@ fi
 copy_repo err_trap
 tamper err_trap scripts/pack_initramfs.sh 's|^out=\$1$|false\n&|'
 scenario err_trap "error: unexpected failure at run_tests.sh line [0-9]+ in step selftests" 2
-if python3 - "$tmp/err_trap.results/run.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == 'selftests', r
-assert 'in step selftests' in r['exit_reason'], r
-PY
-then
+if run_json_error err_trap selftests 'in step selftests'; then
 	pass "err_trap: run.json says error at step selftests"
 else
 	fail "err_trap: run.json does not name the step"
@@ -415,13 +420,7 @@ mkdir -p "$tmp/bad_patch.results"
 echo '[{"name": "stale", "status": "pass"}]' >"$tmp/bad_patch.results/tests.json"
 scenario bad_patch "patch does not apply: patches/9999-does-not-apply.patch" 2
 if [ ! -e "$tmp/bad_patch.results/tests.json" ] &&
-   python3 - "$tmp/bad_patch.results/run.json" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == 'tree', r
-assert '9999-does-not-apply.patch' in r['exit_reason'], r
-PY
-then
+   run_json_error bad_patch tree 9999-does-not-apply.patch; then
 	pass "bad_patch: no earlier results left; run.json says error at step tree, naming the patch"
 else
 	fail "bad_patch: stale results left behind, or run.json does not say why"
