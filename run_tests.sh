@@ -26,7 +26,8 @@ usage: $0 [--debug] [--bless] [--compare BASE.csv] [--list] [GLOB]
        $0 --rbtree-bench [N,N...]
        $0 --test-verifier-baseline [OUT]
   GLOB      run only the selftests whose name matches GLOB, or else the KUnit
-            suites/tests matching it (kunit.py filter_glob, SUITE[.CASE])
+            suites/tests matching it (kunit.py filter_glob, SUITE[.CASE]);
+            a GLOB that names no test is refused before the kernel build
   --list    list the KUnit suites and the selftests (matching GLOB) of the
             last build (before a first run: of the sources, no kernel built),
             and stop
@@ -135,17 +136,24 @@ lock_work_dir() {
 	exec 9>"$WORK_DIR/lock"
 	flock -n 9 || die "another run_tests.sh is using $WORK_DIR"
 }
+# The manifest of the selftests that build without a kernel (all but
+# selftests/vmlinux/'s: their objects need the patched tree's UAPI only),
+# into $WORK_DIR/list-selftests; the tree must be prepared. Its programs
+# are not all the programs: the expected logs are checked by the full build.
+kernelless_manifest=$WORK_DIR/list-selftests/tests.list
+make_kernelless_manifest() {
+	make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="${kernelless_manifest%/*}" EXPECTED_LOGS= \
+		"$kernelless_manifest" >&2 || die "the selftests do not build"
+}
 if [ "$list" = 1 ]; then
 	manifest=$SELFTEST_OUT/tests.list
 	if [ ! -e "$manifest" ]; then
-		# No run yet: the manifest comes from the objects' annotations, and
-		# the objects need the patched tree's UAPI, not a kernel build.
+		# No run yet: the names of the programs built without a kernel.
 		lock_work_dir
 		"$REPO/scripts/install_deps.sh" >&2
 		"$REPO/scripts/tree.sh" >&2
-		manifest=$WORK_DIR/list-selftests/tests.list
-		make -s -C "$REPO/selftests" KERNEL_SRC="$SRC_DIR" OUT="${manifest%/*}" "$manifest" >&2 ||
-			die "the selftests do not build"
+		make_kernelless_manifest
+		manifest=$kernelless_manifest
 		log "not listed before a first run: the programs of selftests/vmlinux/ (built against the kernel's BTF)"
 	fi
 	exec python3 "$REPO/scripts/select_tests.py" --list --kunit-dir "$REPO/kunit" \
@@ -181,6 +189,19 @@ step tree
 python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set base_version "$(base_version)"
 python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set tree_id \
 	"$(git -C "$SRC_DIR" rev-parse 'HEAD^{tree}')"
+
+# A GLOB that can name no test is refused before the kernel is built: the
+# programs that build without a kernel are known, those of vmlinux/ (and
+# UPSTREAM_SELFTESTS) only by the names their sources could give them.
+if [ -n "$glob" ] && [ -z "${SERIES_UPTO:-}" ]; then
+	step filter
+	make_kernelless_manifest
+	unbuilt=("$REPO"/selftests/vmlinux/*.c)
+	[ -z "${UPSTREAM_SELFTESTS:-}" ] || unbuilt+=("$UPSTREAM_SELFTESTS"/progs/*.c)
+	python3 "$REPO/scripts/select_tests.py" --check --manifest "$kernelless_manifest" \
+		--kunit-dir "$REPO/kunit" --glob "$glob" --unbuilt "${unbuilt[@]}" ||
+		die "cannot select the tests: $glob names no test"
+fi
 
 build_dir=$WORK_DIR/build
 KUNIT_CONFIGS=("$REPO/kunitconfig")
@@ -272,7 +293,7 @@ python3 "$REPO/scripts/select_tests.py" --manifest "$whole" --kunit-dir "$REPO/k
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
 	--kunit-glob-out "$RESULTS_DIR/kunit-glob" --denied-out "$RESULTS_DIR/denied.list" \
 	"${prefix[@]}" || select_rc=$?
-[ "$select_rc" = 0 ] || die "cannot select the tests$([ "$select_rc" != 2 ] || echo ": $glob names none")"
+[ "$select_rc" = 0 ] || die "cannot select the tests$([ "$select_rc" != 2 ] || echo ": $glob names no test")"
 glob=$(cat "$RESULTS_DIR/kunit-glob")
 # 6.1's own test_verifier (the bpf_test_verifier suite), when the run has it
 rm -f "$SELFTEST_OUT/test_verifier/"{expected,run-cases}

@@ -2,13 +2,15 @@
 
 A manifest (tests.list, written by derive_manifest.py, whose header lists
 the modes) has one test a line: NAME OBJECT MODE [ARGS...]; '#' starts a
-comment. A KUnit suite is a "struct kunit_suite" of a kunit/*.c file.
+comment. A KUnit suite is a "struct kunit_suite" of a kunit/*.c file, its cases the
+KUNIT_CASE*() of that file.
 tests/first-patch.list names the first patch of the series a test needs.
 """
 import re
 from typing import NamedTuple
 
 SUITE_RE = re.compile(r'struct kunit_suite\s+\w+\s*=\s*{\s*\.name\s*=\s*"([^"]+)"')
+CASE_RE = re.compile(r'\bKUNIT_CASE\w*\(\s*(\w+)')
 
 
 class Entry(NamedTuple):
@@ -38,6 +40,12 @@ def read(path):
 def suites_of(source):
     """The names of the KUnit suites the C source text @source defines."""
     return SUITE_RE.findall(source)
+
+
+def cases_of(source):
+    """The names of the KUnit cases (KUNIT_CASE*) the C source text @source
+    defines."""
+    return CASE_RE.findall(source)
 
 
 def read_first_patches(path):

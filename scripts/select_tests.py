@@ -15,6 +15,12 @@
       patch in F is still to come (--every-test keeps them, to find where
       each starts to pass); a test whose object is not in O did not build,
       its name goes to B.
+  select_tests.py --check --kunit-dir K --manifest M --glob G [--unbuilt SRC...]
+      Before the kernel is built: exit 2 when G matches no selftest of M
+      (the programs built without a kernel), no KUnit suite of K and no
+      name that the C sources SRC (programs still to build, vmlinux/) could
+      define: any of their identifiers, NAME:identifier for a file NAME.c
+      of upstream's.
   select_tests.py --list --kunit-dir K --manifest M [--glob G]
       Print the KUnit suites of K/*.c and the selftests of M (matching G).
 """
@@ -22,6 +28,7 @@ import argparse
 import fnmatch
 import glob as globmod
 import os
+import re
 import sys
 
 import manifest
@@ -30,13 +37,38 @@ BRIDGE_GLOB = 'bpf_graph_progs.bpf_prog'
 
 
 def kunit_suites(kunit_dir, glob=''):
-    """The names of the KUnit suites of kunit_dir/*.c (matching SUITE of
-    glob SUITE[.CASE], if given)"""
+    """The names of the KUnit suites of kunit_dir/*.c; with glob SUITE[.CASE]
+    those matching SUITE that have a case matching CASE (as kunit.py's
+    filter_glob: a suite's cases are the KUNIT_CASE*() of its file)"""
+    suite_glob, _, case_glob = glob.partition('.')
     for path in sorted(globmod.glob(os.path.join(kunit_dir, '*.c'))):
         with open(path) as f:
-            for suite in manifest.suites_of(f.read()):
-                if not glob or fnmatch.fnmatch(suite, glob.split('.')[0]):
-                    yield suite
+            source = f.read()
+        cases = manifest.cases_of(source)
+        for suite in manifest.suites_of(source):
+            if not glob or fnmatch.fnmatch(suite, suite_glob) and \
+                    (not case_glob or fnmatch.filter(cases, case_glob)):
+                yield suite
+
+
+IDENT_RE = re.compile(r'\b[A-Za-z_]\w*')
+
+
+def names_in_sources(paths):
+    """Every name a program of the C sources @paths could have: each
+    identifier, as NAME:identifier for NAME.c, a file of upstream's."""
+    for path in paths:
+        with open(path) as f:
+            idents = set(IDENT_RE.findall(f.read()))
+        base = os.path.basename(path)
+        upstream = '' if base.endswith('.bpf.c') else base[:-len('.c')] + ':'
+        yield from (upstream + ident for ident in idents)
+
+
+def no_match(glob):
+    print(f'error: no selftest and no KUnit suite matches {glob} '
+          '(./run_tests.sh --list shows the names)', file=sys.stderr)
+    return 2
 
 
 def read_denylist(path):
@@ -80,6 +112,10 @@ def main():
     ap.add_argument('--kunit-glob-out')
     ap.add_argument('--denied-out', help='write "NAME<TAB>REASON" per denylisted selftest here')
     ap.add_argument('--list', action='store_true')
+    ap.add_argument('--check', action='store_true',
+                    help='only refuse a --glob that nothing can match (exit 2)')
+    ap.add_argument('--unbuilt', nargs='*', default=[],
+                    help='with --check: C sources of programs not built yet')
     ap.add_argument('--prefix', type=int, help='the series applied up to this patch')
     ap.add_argument('--last', type=int, help='with --prefix: the number of patches')
     ap.add_argument('--first-patch', help='with --prefix: tests/first-patch.list')
@@ -109,9 +145,11 @@ def main():
     chosen = {name for _, name, _ in tests if args.glob and fnmatch.fnmatch(name, args.glob)}
     if args.glob and not chosen and args.kunit_dir and \
             not any(kunit_suites(args.kunit_dir, args.glob)):
-        print(f'error: no selftest and no KUnit suite matches {args.glob} '
-              '(./run_tests.sh --list shows the names)', file=sys.stderr)
-        return 2
+        if not args.check or \
+                not fnmatch.filter(names_in_sources(args.unbuilt), args.glob):
+            return no_match(args.glob)
+    if args.check:
+        return 0
     kunit_glob = BRIDGE_GLOB if chosen else args.glob
     deny = read_denylist(args.denylist)
     drop, denied = set(), []

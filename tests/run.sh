@@ -2,15 +2,18 @@
 # The project's own tests: the main job must pass, and the harness must turn
 # red, with a message only that fault produces, on a wrong expected log, a
 # missing program, a wrong global, a failing program that loads, a changed
-# verdict or message of 6.1's test_verifier, a file of
-# upstream's selftests with a wrong message, a crashing or hanging loader,
-# a failed KUnit expectation, a kernel splat, a graph object leaked by a
-# free path, a step failing unforeseen and a patch that does not apply
-# (both exit 2); a
-# name filter runs exactly one selftest (and a rerun leaves the build out);
-# --compare fails on a changed verdict; a tree other than patches/BASE warns;
-# run.json records each run; every hand-written mutant applies; the
-# harness's shell passes shellcheck.
+# verdict or message of 6.1's test_verifier, a file of upstream's selftests
+# with a wrong message, a crashing or hanging loader, a failed KUnit
+# expectation, a kernel splat, a graph object leaked by a free path; with
+# exit 2 on a message stated twice (__msg and a log) or a log of no program,
+# a step failing unforeseen and a patch that does not apply (leaving no
+# earlier results). Options in any order, a conflicting one or a filter that
+# names nothing refused before any build; a name filter runs exactly one
+# selftest (and a rerun leaves the build out); --compare fails on a changed
+# verdict and on a program new to the baseline until --bless; a tree other
+# than patches/BASE warns; run.json records each run; the README and --help
+# agree; every hand-written mutant applies; shellcheck passes the
+# harness's shell.
 #
 # The failure scenarios run a tampered copy of the repository against the
 # same WORK_DIR, so they reuse the kernel build and cost one guest boot each.
@@ -21,6 +24,17 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0
 pass() { printf 'ok: %s\n' "$1"; passed=$((passed + 1)); }
 fail() { printf 'FAIL: %s\n' "$1"; failed=$((failed + 1)); }
+
+# run_json_error RUN.JSON STEP TEXT: the run recorded an error (exit 2) at
+# STEP, its exit reason containing TEXT.
+run_json_error() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == sys.argv[2], r
+assert sys.argv[3] in r['exit_reason'], r
+PY
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -192,6 +206,26 @@ else
 	fail "--list without a previous run: no listing, or a build"
 fi
 
+# A filter that names no test is refused before the kernel is built
+# (step filter); one that only a selftests/vmlinux/ source could name
+# (bpf_obj_new is an identifier there), once that source is built.
+while read -r glob step; do
+	if "$REPO/run_tests.sh" "$glob" >"$tmp/nomatch.log" 2>&1; then
+		fail "filter $glob: passed"
+	elif [ "$?" = 2 ] && grep -qF "error: cannot select the tests: $glob names no test" "$tmp/nomatch.log" &&
+	     { [ "$step" != filter ] || ! grep -q 'kunit.py build' "$tmp/nomatch.log"; } &&
+	     run_json_error "$RESULTS_DIR/run.json" "$step" "$glob"; then
+		pass "filter $glob: refused at step $step (exit 2)"
+	else
+		tail -n 5 "$tmp/nomatch.log"
+		fail "filter $glob: not refused at step $step with its own message"
+	fi
+done <<'GLOBS'
+no_such_test filter
+bpf_graph_list.no_such_case filter
+bpf_obj_new selftests
+GLOBS
+
 # A name selects exactly that selftest. Nothing changed since the last
 # run, so the build is left out (kunit_fails and splat below show that a
 # changed KUnit file is built).
@@ -222,6 +256,23 @@ else
 	fail "compare: output lacks the changed verdict"
 fi
 
+# The baseline guards: a program it lacks fails the run until
+# --bless --compare writes it in; then the same run passes.
+log "--compare: a program new to the baseline fails until blessed"
+printf 'file_name,prog_name,verdict,total_insns,total_states,peak_states\n' >"$tmp/gate.csv"
+if "$REPO/run_tests.sh" --compare "$tmp/gate.csv" spin_lock_counter >"$tmp/gate.log" 2>&1 ||
+   ! grep -qE '^spin_lock_counter +new: success' "$tmp/gate.log"; then
+	tail -n 5 "$tmp/gate.log"
+	fail "baseline gate: a program not in the baseline passed, or was not named new"
+elif ! "$REPO/run_tests.sh" --bless --compare "$tmp/gate.csv" spin_lock_counter >"$tmp/gate.log" 2>&1 ||
+   ! grep -q '^spin_lock\.bpf\.o,spin_lock_counter,success,' "$tmp/gate.csv" ||
+   ! "$REPO/run_tests.sh" --compare "$tmp/gate.csv" spin_lock_counter >"$tmp/gate.log" 2>&1; then
+	tail -n 5 "$tmp/gate.log"
+	fail "baseline gate: --bless --compare did not admit the new program"
+else
+	pass "baseline gate: a new program failed --compare until --bless --compare wrote it in"
+fi
+
 # Copy the repository's files (tracked or new, not ignored) into $tmp/$1.
 copy_repo() {
 	mkdir -p "$tmp/$1"
@@ -247,17 +298,6 @@ scenario() {
 	else
 		pass "$name: failed with '$want'"
 	fi
-}
-
-# run_json_error NAME STEP TEXT: scenario NAME's run.json records an error
-# (exit 2) at STEP, its exit reason containing TEXT.
-run_json_error() {
-	python3 - "$tmp/$1.results/run.json" "$2" "$3" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-assert r['status'] == 'error' and r['exit_code'] == 2 and r['step'] == sys.argv[2], r
-assert sys.argv[3] in r['exit_reason'], r
-PY
 }
 
 # Tamper with FILE in copy NAME by running sed SCRIPT; the edit must take.
@@ -362,10 +402,23 @@ fi
 copy_repo err_trap
 tamper err_trap scripts/pack_initramfs.sh 's|^out=\$1$|false\n&|'
 scenario err_trap "error: unexpected failure at run_tests.sh line [0-9]+ in step selftests" 2
-if run_json_error err_trap selftests 'in step selftests'; then
+if run_json_error "$tmp/err_trap.results/run.json" selftests 'in step selftests'; then
 	pass "err_trap: run.json says error at step selftests"
 else
 	fail "err_trap: run.json does not name the step"
+fi
+
+# One source per expected message: a log beside a program's __msg, and a
+# log of no failing program, stop the selftests' build (exit 2).
+copy_repo both_sources
+echo 'Unreleased reference' >"$tmp/both_sources/expected-logs/callback_leaks_subprog_object.log"
+echo 'no program has this log' >"$tmp/both_sources/expected-logs/no_such_program.log"
+scenario both_sources 'callback_leaks_subprog_object: both __msg and [./]*expected-logs/callback_leaks_subprog_object\.log; keep one' 2
+if grep -q 'expected-logs/no_such_program.log: no failing program no_such_program (an orphan)' \
+	"$tmp/both_sources.log"; then
+	pass "both_sources: the orphan log was named too"
+else
+	fail "both_sources: the orphan log was not named"
 fi
 
 # The next three change the kernel: each costs an incremental build.
@@ -420,7 +473,7 @@ mkdir -p "$tmp/bad_patch.results"
 echo '[{"name": "stale", "status": "pass"}]' >"$tmp/bad_patch.results/tests.json"
 scenario bad_patch "patch does not apply: patches/9999-does-not-apply.patch" 2
 if [ ! -e "$tmp/bad_patch.results/tests.json" ] &&
-   run_json_error bad_patch tree 9999-does-not-apply.patch; then
+   run_json_error "$tmp/bad_patch.results/run.json" tree 9999-does-not-apply.patch; then
 	pass "bad_patch: no earlier results left; run.json says error at step tree, naming the patch"
 else
 	fail "bad_patch: stale results left behind, or run.json does not say why"

@@ -10,19 +10,28 @@ SCRIPT = os.path.join(os.path.dirname(__file__), '..', 'scripts', 'select_tests.
 
 
 class Select(unittest.TestCase):
-    def run_glob(self, glob):
-        """(exit code, stderr, the run's kunit glob) of a selection with @glob"""
+    def run_glob(self, glob, *extra, unbuilt=None):
+        """(exit code, stderr, the run's kunit glob) of a selection with
+        @glob and the options @extra; @unbuilt: the text of a vmlinux/ source
+        given to --unbuilt"""
         with tempfile.TemporaryDirectory() as d:
             manifest = os.path.join(d, 'tests.list')
             with open(manifest, 'w') as f:
                 f.write('rbtree_add rbtree.bpf.o pass\nlist_push list.bpf.o fail\n')
             os.makedirs(os.path.join(d, 'kunit'))
             with open(os.path.join(d, 'kunit', 'a_kunit.c'), 'w') as f:
-                f.write('static struct kunit_suite s = {\n\t.name = "bpf_graph_list",\n};\n')
+                f.write('static struct kunit_case c[] = {\n\tKUNIT_CASE(push_front),\n'
+                        '\tKUNIT_CASE_PARAM(pop_back, gen),\n\t{}\n};\n'
+                        'static struct kunit_suite s = {\n\t.name = "bpf_graph_list",\n};\n')
+            if unbuilt is not None:
+                src = os.path.join(d, 'rbtree_vm.bpf.c')
+                with open(src, 'w') as f:
+                    f.write(unbuilt)
+                extra += ('--unbuilt', src)
             out, kglob = os.path.join(d, 'out'), os.path.join(d, 'kglob')
             r = subprocess.run([sys.executable, SCRIPT, '--manifest', manifest, '--kunit-dir',
                                 os.path.join(d, 'kunit'), '--glob', glob, '--out', out,
-                                '--kunit-glob-out', kglob], capture_output=True, text=True)
+                                '--kunit-glob-out', kglob, *extra], capture_output=True, text=True)
             k = open(kglob).read() if os.path.exists(kglob) else None
             return r.returncode, r.stderr, k
 
@@ -32,6 +41,8 @@ class Select(unittest.TestCase):
     def test_kunit_suite_and_case_globs_pass_through(self):
         self.assertEqual(self.run_glob('bpf_graph_list')[::2], (0, 'bpf_graph_list'))
         self.assertEqual(self.run_glob('bpf_graph_list.push_*')[::2], (0, 'bpf_graph_list.push_*'))
+        self.assertEqual(self.run_glob('bpf_graph_list.pop_back')[::2],
+                         (0, 'bpf_graph_list.pop_back'))
 
     def test_glob_that_names_nothing_is_refused(self):
         rc, err, kglob = self.run_glob('no_such_test')
@@ -39,6 +50,21 @@ class Select(unittest.TestCase):
         self.assertIn('no selftest and no KUnit suite matches no_such_test', err)
         self.assertIsNone(kglob)
 
+    def test_case_glob_that_names_no_case_is_refused(self):
+        rc, err, _ = self.run_glob('bpf_graph_list.no_such_case')
+        self.assertEqual(rc, 2)
+        self.assertIn('matches bpf_graph_list.no_such_case', err)
+
+    def test_check_refuses_before_the_build(self):
+        rc, err, kglob = self.run_glob('no_such_test', '--check', unbuilt='int prog_a(void);\n')
+        self.assertEqual(rc, 2)
+        self.assertIn('no selftest and no KUnit suite matches no_such_test', err)
+        self.assertIsNone(kglob)
+
+    def test_check_lets_a_name_of_an_unbuilt_source_through(self):
+        self.assertEqual(self.run_glob('prog_*', '--check', unbuilt='int prog_a(void);\n')[:2],
+                         (0, ''))
+        self.assertEqual(self.run_glob('list_push', '--check', unbuilt='')[:2], (0, ''))
 
 
 class Prefix(unittest.TestCase):
