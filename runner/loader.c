@@ -31,7 +31,11 @@
  *   __iter_attach(MAP, ERRNO) is attached as a map element iterator to
  *   MAP, which must end in ERRNO (iter_attach.c). A program annotated
  *   __value_bytes(MAP) runs between a write of MAP's key 0 from user space
- *   and the syscalls that copy that value (value_bytes.c).
+ *   and the syscalls that copy that value (value_bytes.c); one annotated
+ *   __tail_call(MAP, TARGET) runs with the object's program TARGET at
+ *   index 0 of its prog array MAP (tail_call.c); an extension program
+ *   annotated __replaces(TARGET, FUNC) replaces the global function FUNC
+ *   of the object's program TARGET, loaded first (freplace.c).
  *
  *   loader REPORT PROG OBJECT stress DRAIN OPS
  *     load PROG and DRAIN, run PROG OPS times on every CPU at once while

@@ -13,8 +13,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "caps.h"
+#include "freplace.h"
 #include "graph_objs.h"
 #include "iter_attach.h"
+#include "tail_call.h"
 #include "log_check.h"
 #include "prog_test.h"
 #include "report.h"
@@ -233,10 +235,10 @@ static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 
 int run_prog_test(const char *path, int argc, char **argv)
 {
-	const char *msgs[MAX_MSGS], *name, *caps = NULL;
-	struct bpf_program *prog, *p, *drain;
+	const char *msgs[MAX_MSGS], *name, *caps = NULL, *tail_call = NULL, *replaces;
+	struct bpf_program *prog, *p, *drain, *target = NULL;
+	struct bpf_object *obj, *replaced = NULL;
 	int nr_msgs = 0, tabled = -1;
-	struct bpf_object *obj;
 	int err, ret = 0;
 
 	/* the test NAME:PROG of a file of upstream's (derive_manifest.py) */
@@ -257,8 +259,13 @@ int run_prog_test(const char *path, int argc, char **argv)
 		say("FAIL: program %s not found in %s", argv[5], path);
 		return 1;
 	}
+	if (prog_tags(obj, name, "tail_call", &tail_call, 1) == 1) {
+		target = tail_call_target(obj, tail_call, say);
+		if (!target)
+			return 1;
+	}
 	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, p == prog || p == drain);
+		bpf_program__set_autoload(p, p == prog || p == drain || p == target);
 	/* the verifier's statistics of a program expected to load; a failing
 	 * one logs at level 1 (libbpf's retry), which has them too
 	 */
@@ -276,6 +283,11 @@ int run_prog_test(const char *path, int argc, char **argv)
 
 	if (set_prog_flags(obj, prog))
 		return 1;
+	if (prog_tags(obj, name, "replaces", &replaces, 1) == 1) {
+		replaced = freplace_target(path, prog, replaces, say);
+		if (!replaced)
+			return 1;
+	}
 	if (prog_tags(obj, name, "caps_only", &caps, 1) == 1 && caps_narrow(caps, say))
 		return 1;
 	err = bpf_object__load(obj);
@@ -287,7 +299,7 @@ int run_prog_test(const char *path, int argc, char **argv)
 		append_log("prog '%s': -- BEGIN PROG LOAD LOG --\n%s-- END PROG LOAD LOG --\n",
 			   name, level_log);
 	say_stats(argv[2], err, strcmp(argv[4], "fail") ? stats_log : libbpf_log_text());
-	if (err && strcmp(argv[4], "fail")) {
+	if (err && strcmp(argv[4], "fail") && !replaced) {
 		/* for the report: the verifier's words, at level 1 */
 		bpf_object__close(obj);
 		obj = bpf_object__open_file(path, NULL);
@@ -327,10 +339,12 @@ int run_prog_test(const char *path, int argc, char **argv)
 		bool bytes = prog_tags(obj, name, "value_bytes", &bytes_map, 1) == 1;
 
 		ret = bytes ? value_bytes_seed(obj, bytes_map, say) : 0;
+		ret = ret ?: target ? tail_call_fill(obj, tail_call, target, say) : 0;
 		ret = ret ?: run_prog(obj, prog, argc - 5, argv + 5);
 		if (!ret && bytes)
 			ret = value_bytes_check(obj, bytes_map, say);
 	}
 	bpf_object__close(obj);
+	bpf_object__close(replaced);
 	return ret;
 }

@@ -73,7 +73,8 @@ def program_entries(prog, obj, base, tags):
     keys = {k for k, _ in tags}
     known = {'expect_failure', 'expect_success', 'expect_msg', 'log_level', 'retval',
              'global', 'allocated', 'live', 'stress', 'failslab', 'description',
-             'caps_only', 'iter_attach', 'prog_flags', 'value_bytes'}
+             'caps_only', 'iter_attach', 'prog_flags', 'value_bytes', 'tail_call',
+             'replaces'}
     if keys - known:
         raise Bad(f'unknown annotation(s) {", ".join(sorted(keys - known))}')
     checks = [f'{v}' for k, v in tags if k == 'global']
@@ -85,8 +86,9 @@ def program_entries(prog, obj, base, tags):
         raise Bad('both __failure and __success')
     if 'iter_attach' in keys and ('expect_success' not in keys or retval is not None):
         raise Bad('__iter_attach needs __success without __retval: a load test')
-    if 'value_bytes' in keys and retval is None:
-        raise Bad('__value_bytes needs __retval(N): the program must run')
+    for key in ('value_bytes', 'tail_call'):
+        if key in keys and retval is None:
+            raise Bad(f'__{key} needs __retval(N): the program must run')
     if keys & {'expect_msg', 'log_level'} and 'expect_failure' not in keys:
         raise Bad('__msg and __log_level are checked only with __failure')
     if (checks or retval is not None) and 'expect_success' not in keys:

@@ -27,6 +27,12 @@
  *   __value_bytes(MAP)  with __retval: MAP's key 0 is written from user
  *                   space before the run; after it, the bytes around its
  *                   special fields are checked through every syscall copy
+ *   __tail_call(MAP, TARGET)  with __retval: the object's program TARGET
+ *                   is loaded too and put at index 0 of its prog array MAP
+ *                   before the run, so that tail calls through MAP are taken
+ *   __replaces(TARGET, FUNC)  on an extension program (SEC("freplace/FUNC")):
+ *                   it is loaded to replace the global function FUNC of
+ *                   the object's program TARGET, which is loaded first
  *
  * Checks after the run (they need __retval):
  *   __global_eq(VAR, N)  global variable VAR of the object equals N
@@ -55,6 +61,8 @@
 #define __caps_only(names)	__test_tag("test_caps_only=" names)
 #define __iter_attach(map, err)	__test_tag("test_iter_attach=" #map " " err)
 #define __value_bytes(map)	__test_tag("test_value_bytes=" #map)
+#define __tail_call(map, prog)	__test_tag("test_tail_call=" #map " " #prog)
+#define __replaces(prog, func)	__test_tag("test_replaces=" #prog " " #func)
 
 #define __global_eq(var, n)	__test_tag("test_global=" #var "=" #n)
 #define __allocated(n)		__test_tag("test_allocated=" #n)

@@ -311,34 +311,4 @@ int obj_new_swapped_by_callback(struct __sk_buff *skb)
 	return 0;
 }
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} jump_table SEC(".maps");
-
-static __noinline int tail_call_sub(struct __sk_buff *skb)
-{
-	bpf_tail_call(skb, &jump_table, 0);
-	return 0;
-}
-
-/* A tail call ends the program from whatever frame: the caller's object
- * would never be freed.
- */
-SEC("tc")
-__failure
-__msg("tail_call would lead to reference leak")
-int obj_new_leaked_by_tail_call_in_subprog(struct __sk_buff *skb)
-{
-	struct point *p = bpf_obj_new(struct point);
-
-	if (!p)
-		return 0;
-	tail_call_sub(skb);
-	bpf_obj_drop(p);
-	return 0;
-}
-
 char _license[] SEC("license") __mutants(1, 3) = "GPL";
