@@ -3,7 +3,9 @@
  * A global function is verified on its own; a call of one that may change
  * the packet (a helper that does, a tail call) invalidates its caller's
  * packet pointers, as a call of such a helper does (patch 41). A call of
- * one that only reads keeps them. An extension program that may change
+ * one that only reads keeps them. Such a function cannot take a packet
+ * pointer either: inside it, the pointer is plain memory that the change
+ * does not invalidate. An extension program that may change
  * the packet cannot replace a global function that may not: its callers
  * were verified keeping their packet pointers.
  */
@@ -108,6 +110,44 @@ int global_puller_reloads_pkt_pointers(struct __sk_buff *skb)
 	if ((void *)(p + 1) > (void *)(long)skb->data_end)
 		return 0;
 	return *p != 0x12345678;
+}
+
+/* takes a word of the packet as memory, then pulls the packet */
+__noinline int global_pulls_then_writes(struct __sk_buff *skb, __u32 *word)
+{
+	if (!word)
+		return 0;
+	bpf_skb_pull_data(skb, 0);
+	*word = 0x41414141;
+	return 0;
+}
+
+__noinline int global_reads_word(__u32 *word)
+{
+	return word ? *word : 0;
+}
+
+SEC("tc")
+__failure
+__msg("R2 is a packet pointer; global func#{{[0-9]+}} may change the packet")
+int global_puller_gets_pkt_pointer(struct __sk_buff *skb)
+{
+	__u32 *p = (void *)(long)skb->data;
+
+	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+		return 0;
+	return global_pulls_then_writes(skb, p);
+}
+
+SEC("tc")
+__success __retval(1)
+int global_reader_gets_pkt_pointer(struct __sk_buff *skb)
+{
+	__u32 *p = (void *)(long)skb->data;
+
+	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+		return 0;
+	return global_reads_word(p) != 0x12345678;
 }
 
 SEC("freplace/global_reads_len")
