@@ -5,6 +5,8 @@
 
 #include <bpf/libbpf.h>
 
+int freplace_attach(struct bpf_object *target_obj, struct bpf_program *ext, const char *spec,
+		    void (*say)(const char *fmt, ...));
 struct bpf_object *freplace_target(const char *path, struct bpf_program *ext, const char *spec,
 				   void (*say)(const char *fmt, ...));
 

@@ -235,7 +235,7 @@ static int run_prog(struct bpf_object *obj, struct bpf_program *prog,
 
 int run_prog_test(const char *path, int argc, char **argv)
 {
-	const char *msgs[MAX_MSGS], *name, *caps = NULL, *tail_call = NULL, *replaces;
+	const char *msgs[MAX_MSGS], *name, *caps = NULL, *tail_call = NULL, *replaces = NULL;
 	struct bpf_program *prog, *p, *drain, *target = NULL;
 	struct bpf_object *obj, *replaced = NULL;
 	int nr_msgs = 0, tabled = -1;
@@ -285,8 +285,10 @@ int run_prog_test(const char *path, int argc, char **argv)
 		return 1;
 	if (prog_tags(obj, name, "replaces", &replaces, 1) == 1) {
 		replaced = freplace_target(path, prog, replaces, say);
-		if (!replaced)
+		if (!replaced) {
+			bpf_object__close(obj);
 			return 1;
+		}
 	}
 	if (prog_tags(obj, name, "caps_only", &caps, 1) == 1 && caps_narrow(caps, say))
 		return 1;
@@ -299,15 +301,18 @@ int run_prog_test(const char *path, int argc, char **argv)
 		append_log("prog '%s': -- BEGIN PROG LOAD LOG --\n%s-- END PROG LOAD LOG --\n",
 			   name, level_log);
 	say_stats(argv[2], err, strcmp(argv[4], "fail") ? stats_log : libbpf_log_text());
-	if (err && strcmp(argv[4], "fail") && !replaced) {
+	if (err && strcmp(argv[4], "fail")) {
 		/* for the report: the verifier's words, at level 1 */
 		bpf_object__close(obj);
 		obj = bpf_object__open_file(path, NULL);
 		if (obj) {
 			prog = bpf_object__find_program_by_name(obj, name);
+			target = tail_call ? tail_call_target(obj, tail_call, say) : NULL;
+			drain = drain ? bpf_object__find_program_by_name(obj, argv[5]) : NULL;
 			bpf_object__for_each_program(p, obj)
-				bpf_program__set_autoload(p, p == prog || p == drain);
-			bpf_object__load(obj);
+				bpf_program__set_autoload(p, p == prog || p == drain || p == target);
+			if (!replaced || !freplace_attach(replaced, prog, replaces, say))
+				bpf_object__load(obj);
 		}
 	}
 	if (!strcmp(argv[4], "fail")) {

@@ -89,6 +89,8 @@ def program_entries(prog, obj, base, tags):
     for key in ('value_bytes', 'tail_call'):
         if key in keys and retval is None:
             raise Bad(f'__{key} needs __retval(N): the program must run')
+    if 'replaces' in keys and retval is not None:
+        raise Bad('__replaces takes no __retval: an extension program is loaded, not run')
     if keys & {'expect_msg', 'log_level'} and 'expect_failure' not in keys:
         raise Bad('__msg and __log_level are checked only with __failure')
     if (checks or retval is not None) and 'expect_success' not in keys:

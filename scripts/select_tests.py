@@ -40,7 +40,9 @@ def kunit_suites(kunit_dir, glob=''):
     """The names of the KUnit suites of kunit_dir/*.c; with glob SUITE[.CASE]
     those matching SUITE that have a case matching CASE (as kunit.py's
     filter_glob: a suite's cases are the KUNIT_CASE*() of its file)"""
-    suite_glob, _, case_glob = glob.partition('.')
+    suite_glob, dot, case_glob = glob.partition('.')
+    if dot and not case_glob:
+        return  # "SUITE.": kunit.py matches no case against ""
     for path in sorted(globmod.glob(os.path.join(kunit_dir, '*.c'))):
         with open(path) as f:
             source = f.read()

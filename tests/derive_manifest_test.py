@@ -70,6 +70,8 @@ class DeriveManifest(unittest.TestCase):
             '__failure __success': 'both __failure and __success',
             '__success __retval(0) __retval(1)': 'more than one __retval',
             '__attribute__((btf_decl_tag("comment:test_expect_falure")))': 'unknown annotation',
+            '__success __tail_call(m, t)': '__tail_call needs __retval(N)',
+            '__success __retval(0) __replaces(t, f)': '__replaces takes no __retval',
         }
         for tags, reason in cases.items():
             with self.subTest(tags=tags):

@@ -7,8 +7,9 @@
 # expectation, a kernel splat, a graph object leaked by a free path; with
 # exit 2 on a message stated twice (__msg and a log) or a log of no program,
 # a step failing unforeseen and a patch that does not apply (leaving no
-# earlier results). Options in any order, a conflicting one or a filter that
-# names nothing refused before any build; a name filter runs exactly one
+# earlier results). Options in any order, a conflicting one refused before
+# any build, a filter that names nothing before the kernel build (and a
+# benchmark's own test name let through); a name filter runs exactly one
 # selftest (and a rerun leaves the build out); --compare fails on a changed
 # verdict and on a program new to the baseline until --bless; a tree other
 # than patches/BASE warns; run.json records each run; the README and --help
@@ -133,7 +134,7 @@ fi
 # with the word named, before any build (never dropped).
 while IFS='|' read -r opts want; do
 	# shellcheck disable=SC2086	# the options are words
-	if "$REPO/run_tests.sh" $opts >"$tmp/opts.log" 2>&1; then
+	if "$REPO/run_tests.sh" $opts </dev/null >"$tmp/opts.log" 2>&1; then
 		fail "./run_tests.sh $opts: passed"
 	elif [ "$?" = 2 ] && grep -qF "error: $want" "$tmp/opts.log"; then
 		pass "./run_tests.sh $opts: refused at once (exit 2): $want"
@@ -210,7 +211,7 @@ fi
 # (step filter); one that only a selftests/vmlinux/ source could name
 # (bpf_obj_new is an identifier there), once that source is built.
 while read -r glob step; do
-	if "$REPO/run_tests.sh" "$glob" >"$tmp/nomatch.log" 2>&1; then
+	if "$REPO/run_tests.sh" "$glob" </dev/null >"$tmp/nomatch.log" 2>&1; then
 		fail "filter $glob: passed"
 	elif [ "$?" = 2 ] && grep -qF "error: cannot select the tests: $glob names no test" "$tmp/nomatch.log" &&
 	     { [ "$step" != filter ] || ! grep -q 'kunit.py build' "$tmp/nomatch.log"; } &&
@@ -225,6 +226,16 @@ no_such_test filter
 bpf_graph_list.no_such_case filter
 bpf_obj_new selftests
 GLOBS
+
+# A name that only a MANIFEST gives (the benchmark's) is left to it.
+log "--rbtree-bench 100: a test its own MANIFEST names runs"
+if "$REPO/run_tests.sh" --rbtree-bench 100 </dev/null >"$tmp/bench.log" 2>&1 &&
+   grep -qE '^ +100 +all .*\(ns/op\)' "$tmp/bench.log"; then
+	pass "--rbtree-bench 100: ran and printed its figures"
+else
+	tail -n 5 "$tmp/bench.log"
+	fail "--rbtree-bench 100: no figures"
+fi
 
 # A name selects exactly that selftest. Nothing changed since the last
 # run, so the build is left out (kunit_fails and splat below show that a

@@ -55,6 +55,18 @@ class Select(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn('matches bpf_graph_list.no_such_case', err)
 
+    def test_empty_case_glob_is_refused(self):
+        self.assertEqual(self.run_glob('bpf_graph_list.')[0], 2)
+
+    def test_check_lets_a_name_of_an_unbuilt_upstream_file_through(self):
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, 'rbtree_fail.c')
+            with open(src, 'w') as f:
+                f.write('int rbtree_api_nolock(void *ctx);\n')
+            self.assertEqual(self.run_glob('rbtree_fail:rbtree_api_*', '--check',
+                                           '--unbuilt', src)[0], 0)
+            self.assertEqual(self.run_glob('rbtree_api_*', '--check', '--unbuilt', src)[0], 2)
+
     def test_check_refuses_before_the_build(self):
         rc, err, kglob = self.run_glob('no_such_test', '--check', unbuilt='int prog_a(void);\n')
         self.assertEqual(rc, 2)
