@@ -190,6 +190,10 @@ python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set base_version "$(base_versi
 python3 "$REPO/scripts/run_record.py" "$RUN_JSON" set tree_id \
 	"$(git -C "$SRC_DIR" rev-parse 'HEAD^{tree}')"
 
+# select_tests.py's exit status RC (2: the GLOB names no test) ends the run.
+selection_failed() {
+	die "cannot select the tests$([ "$1" != 2 ] || echo ": $glob names no test")"
+}
 # A GLOB that can name no test is refused before the kernel is built: the
 # programs that build without a kernel are known, those of vmlinux/ (and
 # UPSTREAM_SELFTESTS) only by the names their sources could give them. A
@@ -204,7 +208,7 @@ if [ -n "$glob" ] && [ -z "${SERIES_UPTO:-}${MANIFEST:-}${MANIFEST_EDIT:-}" ]; t
 	filter_rc=0
 	python3 "$REPO/scripts/select_tests.py" --check --manifest "$kernelless_manifest" \
 		--kunit-dir "$REPO/kunit" --glob "$glob" --unbuilt "${unbuilt[@]}" || filter_rc=$?
-	[ "$filter_rc" = 0 ] || die "cannot select the tests$([ "$filter_rc" != 2 ] || echo ": $glob names no test")"
+	[ "$filter_rc" = 0 ] || selection_failed "$filter_rc"
 fi
 
 build_dir=$WORK_DIR/build
@@ -297,7 +301,7 @@ python3 "$REPO/scripts/select_tests.py" --manifest "$whole" --kunit-dir "$REPO/k
 	--denylist "$REPO/selftests/denylist" ${glob:+--glob "$glob"} --out "$manifest" \
 	--kunit-glob-out "$RESULTS_DIR/kunit-glob" --denied-out "$RESULTS_DIR/denied.list" \
 	"${prefix[@]}" || select_rc=$?
-[ "$select_rc" = 0 ] || die "cannot select the tests$([ "$select_rc" != 2 ] || echo ": $glob names no test")"
+[ "$select_rc" = 0 ] || selection_failed "$select_rc"
 glob=$(cat "$RESULTS_DIR/kunit-glob")
 # 6.1's own test_verifier (the bpf_test_verifier suite), when the run has it
 rm -f "$SELFTEST_OUT/test_verifier/"{expected,run-cases}

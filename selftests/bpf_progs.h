@@ -11,4 +11,16 @@
 /* Global data in its own map (section .data.NAME), not mmapable by libbpf. */
 #define private(name) SEC(".data." #name) __hidden __attribute__((aligned(8)))
 
+/* The packet's first word, checked against data_end, or NULL when the
+ * packet is shorter.
+ */
+static __always_inline __u32 *pkt_word(struct __sk_buff *skb)
+{
+	__u32 *p = (void *)(long)skb->data;
+
+	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+		return NULL;
+	return p;
+}
+
 #endif

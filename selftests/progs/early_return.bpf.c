@@ -234,9 +234,9 @@ __failure
 __msg("invalid mem access")
 int tail_call_invalidates_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	sub_tail_call_zero(skb);
 	return *p;
@@ -247,9 +247,9 @@ SEC("tc")
 __success __retval(1)
 int tail_call_in_main_keeps_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	bpf_tail_call(skb, &jump_table, 0);
 	return *p != 0x12345678;

@@ -51,9 +51,9 @@ __failure
 __msg("invalid mem access")
 int global_pull_invalidates_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	global_pulls(skb);
 	return *p;
@@ -64,9 +64,9 @@ __failure
 __msg("invalid mem access")
 int global_callee_pull_invalidates_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	global_calls_puller(skb);
 	return *p;
@@ -77,9 +77,9 @@ __failure
 __msg("invalid mem access")
 int global_tail_call_invalidates_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	global_tail_calls(skb);
 	return *p;
@@ -91,9 +91,9 @@ SEC("tc")
 __success __retval(1) __global_eq(len_seen, 54)
 int global_reader_keeps_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	len_seen = global_reads_len(skb);
 	return *p != 0x12345678;
@@ -103,11 +103,11 @@ SEC("tc")
 __success __retval(1)
 int global_puller_reloads_pkt_pointers(struct __sk_buff *skb)
 {
-	int *p;
+	__u32 *p;
 
 	global_pulls(skb);
-	p = (void *)(long)skb->data;
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	p = pkt_word(skb);
+	if (!p)
 		return 0;
 	return *p != 0x12345678;
 }
@@ -132,9 +132,9 @@ __failure
 __msg("R2 is a packet pointer; global func#{{[0-9]+}} may change the packet")
 int global_puller_gets_pkt_pointer(struct __sk_buff *skb)
 {
-	__u32 *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	return global_pulls_then_writes(skb, p);
 }
@@ -143,9 +143,9 @@ SEC("tc")
 __success __retval(1)
 int global_reader_gets_pkt_pointer(struct __sk_buff *skb)
 {
-	__u32 *p = (void *)(long)skb->data;
+	__u32 *p = pkt_word(skb);
 
-	if ((void *)(p + 1) > (void *)(long)skb->data_end)
+	if (!p)
 		return 0;
 	return global_reads_word(p) != 0x12345678;
 }
